@@ -1,0 +1,54 @@
+// plumbline: tells a kernel author, with evidence, whether each kernel is right and how fast it is.
+#include <iostream>
+
+#include "apps/commands.hpp"
+#include "core/error.hpp"
+#include "core/registry.hpp"
+
+namespace plumbline::apps {
+
+std::vector<std::string> select_ops(const std::string& name, bool all, bool (*keep)(const std::string&)) {
+  std::vector<std::string> ops;
+  if (all == !name.empty()) throw Error("name one operator, or give --all");
+  if (!all) {
+    Registry::get().find(name);  // an unknown name is an error that lists the known ones
+    if (keep && !keep(name)) {
+      // A forward operator stands for its backward operators.
+      for (const auto& s : Registry::get().all())
+        if (s.forward == name) ops.push_back(s.name);
+      if (ops.empty()) throw Error("operator '" + name + "' does not apply here");
+      return ops;
+    }
+    return {name};
+  }
+  for (const auto& s : Registry::get().all())
+    if (!keep || keep(s.name)) ops.push_back(s.name);
+  return ops;
+}
+
+}  // namespace plumbline::apps
+
+int main(int argc, char** argv) {
+  using namespace plumbline::apps;
+  CLI::App app{"plumbline: verify GPU neural-network kernels against references, with evidence"};
+  app.require_subcommand(1);
+  Context ctx;
+  add_ops_command(app, ctx);
+  add_gradcheck_command(app, ctx);
+  add_eval_command(app, ctx);
+#ifdef PLUMBLINE_WITH_OPENCL
+  add_devices_command(app, ctx);
+#endif
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  } catch (const plumbline::Error& e) {
+    std::cerr << "plumbline: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "plumbline: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return ctx.exit_code;
+}

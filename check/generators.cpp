@@ -1,0 +1,81 @@
+#include "check/generators.hpp"
+
+#include <algorithm>
+
+#include "check/generators/common.hpp"
+#include "core/error.hpp"
+
+namespace plumbline {
+
+namespace gen {
+
+rc::Gen<int64_t> dim(int64_t max) {
+  std::vector<int64_t> special;
+  for (int64_t v : {1, 2, 3, 5, 7, 11, 13, 15, 16, 17, 31, 32, 33, 41, 47, 55, 61, 63, 64, 65, 127, 128, 129})
+    if (v <= max) special.push_back(v);
+  return rc::gen::weightedOneOf<int64_t>(
+      {{3, rc::gen::inRange<int64_t>(1, std::min<int64_t>(max, 9) + 1)}, {2, rc::gen::elementOf(special)}});
+}
+
+rc::Gen<int64_t> small(int64_t lo, int64_t hi) { return rc::gen::inRange<int64_t>(lo, hi + 1); }
+
+rc::Gen<std::string> choice(const std::vector<std::string>& values) { return rc::gen::elementOf(values); }
+
+Problem fit_budget(const std::string& op, Attrs attrs, const std::vector<std::pair<std::string, int64_t>>& shrinkable,
+                   double budget) {
+  auto build = [&] {
+    std::vector<std::pair<std::string, AttrValue>> v(attrs.begin(), attrs.end());
+    return Problem::make(op, v);
+  };
+  Problem p = build();
+  while (signature_of(p).flops > budget) {
+    // Halve the attribute that is largest relative to its floor; stop when all are at their floors.
+    std::string pick;
+    double best = 1.0;
+    for (const auto& [name, floor] : shrinkable) {
+      const double ratio = static_cast<double>(std::get<int64_t>(attrs[name])) / static_cast<double>(floor);
+      if (ratio > best) best = ratio, pick = name;
+    }
+    if (pick.empty()) break;
+    const int64_t floor = std::find_if(shrinkable.begin(), shrinkable.end(), [&](auto& s) { return s.first == pick; })->second;
+    attrs[pick] = std::max(floor, std::get<int64_t>(attrs[pick]) / 2);
+    p = build();
+  }
+  return p;
+}
+
+}  // namespace gen
+
+namespace {
+
+const std::map<std::string, gen::GenFactory>& factories() {
+  static const std::map<std::string, gen::GenFactory> f = [] {
+    std::map<std::string, gen::GenFactory> m;
+    gen::add_gemm_gens(m);
+    gen::add_conv_gens(m);
+    gen::add_norm_gens(m);
+    gen::add_softmax_gens(m);
+    gen::add_elementwise_gens(m);
+    gen::add_pooling_gens(m);
+    gen::add_reduction_gens(m);
+    return m;
+  }();
+  return f;
+}
+
+}  // namespace
+
+bool has_problem_gen(const std::string& op) { return factories().count(op) > 0; }
+
+rc::Gen<Problem> problem_gen(const std::string& op, double budget) {
+  auto it = factories().find(op);
+  if (it == factories().end()) throw Error("operator '" + op + "' has no problem generator");
+  return it->second(budget);
+}
+
+rc::Shrinkable<Problem> sample_problem(const std::string& op, double budget, uint64_t seed, int index, int count) {
+  const int size = count > 1 ? (index * 100) / (count - 1) : 50;
+  return problem_gen(op, budget)(rc::Random(seed + static_cast<uint64_t>(index) * 0x9e3779b97f4a7c15ull), size);
+}
+
+}  // namespace plumbline

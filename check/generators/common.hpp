@@ -1,0 +1,42 @@
+#pragma once
+// Building blocks shared by the family generators.
+#include <rapidcheck.h>
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "core/problem.hpp"
+#include "core/registry.hpp"
+
+namespace plumbline::gen {
+
+// A dimension in [1, max]: mostly small, often a special size (primes, tile boundaries +-1,
+// 41/47/55/61). Shrinks toward 1.
+rc::Gen<int64_t> dim(int64_t max);
+// A small value in [lo, hi] that shrinks toward lo.
+rc::Gen<int64_t> small(int64_t lo, int64_t hi);
+// One of the values, shrinking toward the first.
+rc::Gen<std::string> choice(const std::vector<std::string>& values);
+
+// Halves the largest of the named attributes until the problem's FLOPs fit the budget or every
+// named attribute is at its floor. `floors` gives the smallest value each may take.
+using Attrs = std::map<std::string, AttrValue>;
+Problem fit_budget(const std::string& op, Attrs attrs, const std::vector<std::pair<std::string, int64_t>>& shrinkable,
+                   double budget);
+
+using GenFactory = std::function<rc::Gen<Problem>(double budget)>;
+void add_gemm_gens(std::map<std::string, GenFactory>& g);
+void add_conv_gens(std::map<std::string, GenFactory>& g);
+void add_norm_gens(std::map<std::string, GenFactory>& g);
+void add_softmax_gens(std::map<std::string, GenFactory>& g);
+void add_elementwise_gens(std::map<std::string, GenFactory>& g);
+void add_pooling_gens(std::map<std::string, GenFactory>& g);
+void add_reduction_gens(std::map<std::string, GenFactory>& g);
+
+// A backward operator draws the problems of its forward.
+inline GenFactory same_as(const std::string& op, const GenFactory& f) {
+  return [=](double budget) { return rc::gen::map(f(budget), [op](const Problem& p) { return p.as(op); }); };
+}
+
+}  // namespace plumbline::gen

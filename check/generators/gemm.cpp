@@ -1,0 +1,35 @@
+// Problem generators of the GEMM family.
+#include "check/generators/common.hpp"
+
+namespace plumbline::gen {
+
+namespace {
+
+rc::Gen<Problem> matmul_gen(double budget) {
+  return rc::gen::exec([budget] {
+    Attrs a{{"batch", *rc::gen::weightedOneOf<int64_t>({{3, rc::gen::just<int64_t>(0)}, {2, small(1, 4)}})},
+            {"m", *dim(129)}, {"k", *dim(129)}, {"n", *dim(129)},
+            {"ta", *small(0, 1)}, {"tb", *small(0, 1)}};
+    return fit_budget("matmul", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, budget);
+  });
+}
+
+rc::Gen<Problem> gemm_bias_act_gen(double budget) {
+  return rc::gen::exec([budget] {
+    const int64_t batch = *rc::gen::weightedOneOf<int64_t>({{3, rc::gen::just<int64_t>(0)}, {2, small(1, 4)}});
+    Attrs a{{"batch", batch}, {"m", *dim(129)}, {"k", *dim(129)}, {"n", *dim(129)},
+            {"act", *choice(activation_kinds())},
+            {"bshared", batch > 0 ? *small(0, 1) : int64_t{0}}};
+    return fit_budget("gemm_bias_act", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, budget);
+  });
+}
+
+}  // namespace
+
+void add_gemm_gens(std::map<std::string, GenFactory>& g) {
+  g["matmul"] = matmul_gen;
+  g["gemm_bias_act"] = gemm_bias_act_gen;
+  g["gemm_bias_act_bwd"] = same_as("gemm_bias_act_bwd", gemm_bias_act_gen);
+}
+
+}  // namespace plumbline::gen

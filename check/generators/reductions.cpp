@@ -1,0 +1,26 @@
+// Problem generators of the reductions and shape family: tall, wide and square matrices.
+#include "check/generators/common.hpp"
+
+namespace plumbline::gen {
+
+namespace {
+
+GenFactory matrix_gen(const std::string& op, bool with_over) {
+  return [op, with_over](double budget) {
+    return rc::gen::exec([budget, op, with_over] {
+      Attrs a{{"m", *dim(1025)}, {"n", *dim(1025)}};
+      if (with_over) a["over"] = *choice({"all", "row"});
+      return fit_budget(op, a, {{"m", 1}, {"n", 1}}, budget);
+    });
+  };
+}
+
+}  // namespace
+
+void add_reduction_gens(std::map<std::string, GenFactory>& g) {
+  g["sum"] = matrix_gen("sum", true);
+  g["mean"] = matrix_gen("mean", true);
+  g["transpose"] = matrix_gen("transpose", false);
+}
+
+}  // namespace plumbline::gen

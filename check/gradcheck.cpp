@@ -1,0 +1,264 @@
+#include "check/gradcheck.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/random.hpp"
+#include "core/registry.hpp"
+#include "reference/reference.hpp"
+
+namespace plumbline {
+
+namespace {
+
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kStep = 1e-6;  // relative step: truncation ~h^2, rounding ~eps/h, both far below rtol
+
+struct Setup {
+  Problem fwd, bwd;
+  Signature fsig, bsig;
+  std::vector<TensorD> x;            // forward inputs at the evaluation point
+  std::vector<size_t> diff_input;    // for each backward output: the forward input it is the gradient of
+  BackwardFn backward;
+};
+
+size_t index_of(const std::vector<TensorDecl>& v, const std::string& name) {
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i].name == name) return i;
+  return v.size();
+}
+
+Setup make_setup(const Problem& bwd, uint64_t seed, const GradcheckOptions& o) {
+  const OpSpec& spec = Registry::get().find(bwd.op());
+  if (spec.forward.empty()) throw Error(bwd.op() + " is not a backward operator; gradcheck takes one of the *_bwd operators");
+  Setup s{bwd.as(spec.forward), bwd, {}, {}, {}, {}, o.backward};
+  s.fsig = signature_of(s.fwd);
+  s.bsig = signature_of(s.bwd);
+  s.x = gradcheck_inputs(s.fwd, seed);
+  for (const auto& out : s.bsig.outputs) {
+    size_t k = s.fsig.inputs.size();
+    for (size_t i = 0; i < s.fsig.inputs.size(); ++i)
+      if (grad_name(s.fsig.inputs[i].name) == out.name) k = i;
+    if (k == s.fsig.inputs.size())
+      throw Error(bwd.op() + ": output '" + out.name + "' is not the gradient of any input of " + s.fwd.op());
+    s.diff_input.push_back(k);
+  }
+  if (!s.backward) s.backward = [](const Problem& p, const std::vector<TensorD>& in) { return run_reference(p, in); };
+  return s;
+}
+
+std::vector<TensorD> forward(const Setup& s, const std::vector<TensorD>& x) { return run_reference(s.fwd, x); }
+
+// The backward's inputs, by name: forward inputs, forward outputs, or cotangents ("d_" + output name).
+std::vector<TensorD> call_backward(const Setup& s, const std::vector<TensorD>& y, const std::vector<TensorD>& v) {
+  std::vector<TensorD> in;
+  for (const auto& decl : s.bsig.inputs) {
+    size_t i = index_of(s.fsig.inputs, decl.name);
+    if (i < s.fsig.inputs.size()) { in.push_back(s.x[i]); continue; }
+    i = index_of(s.fsig.outputs, decl.name);
+    if (i < s.fsig.outputs.size()) { in.push_back(y[i]); continue; }
+    bool found = false;
+    for (size_t k = 0; k < s.fsig.outputs.size(); ++k)
+      if (grad_name(s.fsig.outputs[k].name) == decl.name) { in.push_back(v[k]); found = true; }
+    if (!found) throw Error(s.bwd.op() + ": input '" + decl.name + "' is neither an input, an output nor a cotangent of " + s.fwd.op());
+  }
+  std::vector<TensorD> g = s.backward(s.bwd, in);
+  if (g.size() != s.bsig.outputs.size()) throw Error(s.bwd.op() + ": the backward returned the wrong number of outputs");
+  return g;
+}
+
+// A central difference at steps h and h/2 of a vector-valued function of one scalar perturbation.
+struct Difference {
+  std::vector<double> estimate, error;
+};
+
+// `magnitude`: the size of the terms summed into f, which sets the rounding noise of f.
+template <class F>  // F: double t -> flattened outputs at (x + t * direction)
+Difference central_difference(F&& f, double h, double magnitude = 0) {
+  auto d = [&](double step, double& scale) {
+    std::vector<double> plus = f(step), minus = f(-step), r(plus.size());
+    for (size_t i = 0; i < r.size(); ++i) {
+      r[i] = (plus[i] - minus[i]) / (2 * step);
+      scale = std::max({scale, std::abs(plus[i]), std::abs(minus[i])});
+    }
+    return r;
+  };
+  double scale = magnitude;
+  std::vector<double> d1 = d(h, scale), d2 = d(h / 2, scale);
+  Difference out{std::vector<double>(d1.size()), std::vector<double>(d1.size())};
+  for (size_t i = 0; i < d1.size(); ++i) {
+    out.estimate[i] = (4 * d2[i] - d1[i]) / 3;  // Richardson: cancels the h^2 term
+    out.error[i] = std::abs(d1[i] - d2[i]) + 16 * kEps * std::max(scale, 1.0) / (h / 2);
+  }
+  return out;
+}
+
+std::vector<double> flatten(const std::vector<TensorD>& ts) {
+  std::vector<double> v;
+  for (const auto& t : ts) v.insert(v.end(), t.data.begin(), t.data.end());
+  return v;
+}
+
+std::string flat_output_name(const Setup& s, int64_t i) {
+  for (const auto& decl : s.fsig.outputs) {
+    if (i < decl.shape.numel()) return decl.name + "[" + std::to_string(i) + "]";
+    i -= decl.shape.numel();
+  }
+  return "?";
+}
+
+struct Tally {
+  GradcheckResult& r;
+  void add(double analytic, double numeric, double fd_error, double allowed, const std::string& where) {
+    ++r.checks;
+    const double diff = std::abs(analytic - numeric);
+    double ratio = allowed > 0 ? diff / allowed : (diff == 0 ? 0 : std::numeric_limits<double>::infinity());
+    if (std::isnan(ratio)) ratio = std::numeric_limits<double>::infinity();
+    if (ratio > r.worst_ratio || r.where.empty()) {
+      r.worst_ratio = ratio;
+      r.where = where;
+      r.analytic = analytic;
+      r.numeric = numeric;
+      r.fd_error = fd_error;
+    }
+  }
+};
+
+void full_mode(const Setup& s, const GradcheckOptions& o, GradcheckResult& r) {
+  const std::vector<TensorD> y = forward(s, s.x);
+  const int64_t n_out = static_cast<int64_t>(flatten(y).size());
+  // Analytic Jacobian, one row per output element: backward with a one-hot cotangent.
+  std::vector<std::vector<TensorD>> rows;
+  for (int64_t i = 0; i < n_out; ++i) {
+    std::vector<TensorD> v;
+    int64_t k = i;
+    for (const auto& t : y) {
+      v.emplace_back(t.shape);
+      if (k >= 0 && k < t.numel()) v.back()[k] = 1;
+      k -= t.numel();
+    }
+    rows.push_back(call_backward(s, y, v));
+  }
+  Tally tally{r};
+  for (size_t g = 0; g < s.diff_input.size(); ++g) {
+    const size_t xi = s.diff_input[g];
+    const std::string& gname = s.bsig.outputs[g].name;
+    std::vector<Difference> cols;
+    double scale = 0;
+    for (int64_t j = 0; j < s.x[xi].numel(); ++j) {
+      const double h = kStep * std::max(1.0, std::abs(s.x[xi][j]));
+      cols.push_back(central_difference(
+          [&](double t) {
+            std::vector<TensorD> xp = s.x;
+            xp[xi][j] += t;
+            return flatten(forward(s, xp));
+          },
+          h));
+      for (double e : cols.back().estimate) scale = std::max(scale, std::abs(e));
+    }
+    for (int64_t j = 0; j < s.x[xi].numel(); ++j)
+      for (int64_t i = 0; i < n_out; ++i) {
+        const double numeric = cols[j].estimate[i], err = cols[j].error[i];
+        const double allowed = o.atol * scale + o.rtol * std::abs(numeric) + err;
+        tally.add(rows[i][g][j], numeric, err, allowed,
+                  gname + "[" + std::to_string(j) + "] row " + flat_output_name(s, i));
+      }
+  }
+}
+
+void fast_mode(const Setup& s, uint64_t seed, const GradcheckOptions& o, GradcheckResult& r) {
+  const std::vector<TensorD> y = forward(s, s.x);
+  Rng rng(seed ^ 0x9e3779b97f4a7c15ull);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  Tally tally{r};
+  for (size_t g = 0; g < s.diff_input.size(); ++g) {
+    const size_t xi = s.diff_input[g];
+    double xmax = 0;
+    for (double v : s.x[xi].data) xmax = std::max(xmax, std::abs(v));
+    for (int proj = 0; proj < o.projections; ++proj) {
+      TensorD u(s.x[xi].shape);
+      for (auto& e : u.data) e = std::uniform_real_distribution<double>(-1.0, 1.0)(rng);
+      std::vector<TensorD> v;
+      for (const auto& t : y) {
+        v.emplace_back(t.shape);
+        for (auto& e : v.back().data) e = normal(rng);
+      }
+      const std::vector<double> vflat = flatten(v), yflat = flatten(y);
+      double terms = 0;  // sum of |v_i F_i|: the rounding of v^T F scales with it, not with |v^T F|
+      for (size_t i = 0; i < vflat.size(); ++i) terms += std::abs(vflat[i] * yflat[i]);
+      const double h = kStep * std::max(1.0, xmax);
+      const Difference d = central_difference(
+          [&](double t) {
+            std::vector<TensorD> xp = s.x;
+            for (int64_t j = 0; j < u.numel(); ++j) xp[xi][j] += t * u[j];
+            const std::vector<double> f = flatten(forward(s, xp));
+            double vf = 0;
+            for (size_t i = 0; i < f.size(); ++i) vf += vflat[i] * f[i];
+            return std::vector<double>{vf};
+          },
+          h, terms);
+      const TensorD grad = call_backward(s, y, v)[g];
+      double analytic = 0, magnitude = 0;
+      for (int64_t j = 0; j < u.numel(); ++j) {
+        analytic += grad[j] * u[j];
+        magnitude += std::abs(grad[j] * u[j]);
+      }
+      const double noise = d.error[0];
+      const double allowed = o.rtol * std::max(std::abs(d.estimate[0]), magnitude) + noise;
+      tally.add(analytic, d.estimate[0], noise, allowed,
+                s.bsig.outputs[g].name + " . u (projection " + std::to_string(proj) + ")");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<TensorD> gradcheck_inputs(const Problem& forward, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<TensorD> x;
+  for (const auto& decl : signature_of(forward).inputs) {
+    if (decl.domain != Domain::Real) {
+      x.push_back(make_input(decl, Values::Uniform, rng).convert<double>());
+      continue;
+    }
+    TensorD t(decl.shape);
+    const int64_t n = t.numel();
+    // Values ((k + 1/4) / n) * 4 - 2 in (-2, 2): distinct, 4/n apart, at least 1/n away from 0.
+    for (int64_t k = 0; k < n; ++k) t[k] = (static_cast<double>(k) + 0.25) / static_cast<double>(n) * 4.0 - 2.0;
+    std::shuffle(t.data.begin(), t.data.end(), rng);
+    x.push_back(std::move(t));
+  }
+  return x;
+}
+
+std::string GradcheckResult::summary() const {
+  std::ostringstream o;
+  o.precision(6);
+  o << (passed ? "pass" : "FAIL") << " (" << mode << ", " << checks << " checks, worst ratio " << worst_ratio << ")";
+  if (!where.empty())
+    o << "; worst at " << where << ": analytic " << analytic << ", numeric " << numeric << " +- " << fd_error;
+  return o.str();
+}
+
+GradcheckResult gradcheck(const Problem& bwd, uint64_t seed, const GradcheckOptions& o) {
+  const Setup s = make_setup(bwd, seed, o);
+  int64_t n_in = 0, n_out = 0;
+  for (size_t xi : s.diff_input) n_in += s.x[xi].numel();
+  for (const auto& t : s.fsig.outputs) n_out += t.shape.numel();
+  const double cost = (4.0 * static_cast<double>(n_in) + static_cast<double>(n_out)) * std::max(s.fsig.flops, 1.0);
+  const bool full = o.mode == GradcheckOptions::Mode::Full || (o.mode == GradcheckOptions::Mode::Auto && cost <= o.full_budget);
+  GradcheckResult r;
+  r.mode = full ? "full" : "fast";
+  if (full)
+    full_mode(s, o, r);
+  else
+    fast_mode(s, seed, o, r);
+  r.passed = r.worst_ratio <= 1.0;
+  return r;
+}
+
+}  // namespace plumbline

@@ -1,0 +1,79 @@
+#include "core/random.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace plumbline {
+
+const char* to_string(Values v) {
+  switch (v) {
+    case Values::Integers: return "integers";
+    case Values::Uniform: return "uniform";
+    case Values::Normal: return "normal";
+    case Values::Edge: return "edge";
+  }
+  return "?";
+}
+
+Values values_from_string(const std::string& name) {
+  for (Values v : {Values::Integers, Values::Uniform, Values::Normal, Values::Edge})
+    if (name == to_string(v)) return v;
+  throw Error("unknown value distribution '" + name + "' (choose integers, uniform, normal or edge)");
+}
+
+const std::vector<float>& edge_values() {
+  using L = std::numeric_limits<float>;
+  static const std::vector<float> v{0.0f,         -0.0f,        L::denorm_min(), -L::denorm_min(), L::min() / 2,
+                                    L::min(),     L::infinity(), -L::infinity(),  L::quiet_NaN(),   L::max(),
+                                    -L::max(),    88.5f,        -88.5f,          89.0f,            -104.0f,
+                                    1e30f,        -1e30f,       1e-30f};
+  return v;
+}
+
+float sample(Values v, Rng& rng) {
+  switch (v) {
+    case Values::Integers: return static_cast<float>(std::uniform_int_distribution<int>(-3, 3)(rng));
+    case Values::Uniform: return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
+    case Values::Normal: {
+      float x = std::normal_distribution<float>(0.0f, 1.0f)(rng);
+      if (std::uniform_int_distribution<int>(0, 63)(rng) == 0)
+        x = std::ldexp(x, std::uniform_int_distribution<int>(4, 12)(rng));
+      return x;
+    }
+    case Values::Edge: {
+      if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) return sample(Values::Normal, rng);
+      const auto& e = edge_values();
+      return e[std::uniform_int_distribution<size_t>(0, e.size() - 1)(rng)];
+    }
+  }
+  return 0.0f;
+}
+
+void fill(TensorF& t, Values v, Rng& rng) {
+  for (auto& x : t.data) x = sample(v, rng);
+}
+
+TensorF make_input(const TensorDecl& decl, Values v, Rng& rng) {
+  TensorF t(decl.shape);
+  switch (decl.domain) {
+    case Domain::Real: fill(t, v, rng); break;
+    case Domain::ClassIndex:
+      for (auto& x : t.data) x = static_cast<float>(std::uniform_int_distribution<int64_t>(0, decl.classes - 1)(rng));
+      break;
+    case Domain::Distribution: {
+      // Rows of positive weights normalized to sum to 1 (the last dimension is the class axis).
+      const int64_t cols = decl.shape.rank() ? decl.shape[decl.shape.rank() - 1] : 1;
+      for (int64_t r = 0; r < t.numel() / cols; ++r) {
+        double total = 0;
+        for (int64_t j = 0; j < cols; ++j) total += t[r * cols + j] = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+        for (int64_t j = 0; j < cols; ++j) t[r * cols + j] = static_cast<float>(t[r * cols + j] / total);
+      }
+      break;
+    }
+  }
+  return t;
+}
+
+}  // namespace plumbline

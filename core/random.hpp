@@ -1,0 +1,36 @@
+#pragma once
+// Seeded random numbers and the value distributions every check draws its tensors from.
+// RapidCheck's own float generator never produces non-finite values; the Edge distribution does.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/registry.hpp"
+#include "core/tensor.hpp"
+
+namespace plumbline {
+
+using Rng = std::mt19937_64;
+
+enum class Values {
+  Integers,  // small integers in [-3, 3]: every partial sum of a linear operator is exact in float32
+  Uniform,   // uniform in [-1, 1)
+  Normal,    // standard normal, with about 1 value in 64 scaled by 2^4 .. 2^12
+  Edge,      // mostly normal, with +-0, subnormals, +-Inf, NaN, FLT_MAX and values near exp overflow mixed in
+};
+
+const char* to_string(Values v);
+Values values_from_string(const std::string& name);  // Error naming the choices on a bad name
+
+// The special values the Edge distribution mixes in.
+const std::vector<float>& edge_values();
+
+float sample(Values v, Rng& rng);
+void fill(TensorF& t, Values v, Rng& rng);
+
+// A tensor for one declared input: class indices and soft labels respect their domains,
+// Real tensors draw from `v`.
+TensorF make_input(const TensorDecl& decl, Values v, Rng& rng);
+
+}  // namespace plumbline

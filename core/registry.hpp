@@ -1,0 +1,87 @@
+#pragma once
+// The operator registry: the one list of operators. Each operator declares its attributes and a
+// signature function that infers every tensor's shape from a problem and rejects impossible problems.
+// The other layers (reference, kernels, generators) register under the same names; a test walks this
+// registry and fails when any layer lacks an operator.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/problem.hpp"
+#include "core/shape.hpp"
+
+namespace plumbline {
+
+enum class AttrKind { Int, Float, Enum };
+
+struct AttrSpec {
+  std::string name;
+  AttrKind kind = AttrKind::Int;
+  AttrValue def = int64_t{0};
+  int64_t min = 0;                   // Int: smallest value allowed
+  std::vector<std::string> choices;  // Enum: the values allowed
+  std::string doc;
+};
+
+// What values a tensor may hold. Only Real tensors are differentiable.
+enum class Domain {
+  Real,          // any float
+  ClassIndex,    // integers in [0, classes): class labels stored as floats
+  Distribution,  // non-negative rows that sum to 1 (soft labels)
+};
+
+struct TensorDecl {
+  std::string name;
+  Shape shape;
+  Domain domain = Domain::Real;
+  int64_t classes = 0;  // ClassIndex only
+};
+
+struct Signature {
+  std::vector<TensorDecl> inputs;
+  std::vector<TensorDecl> outputs;
+  double flops = 0;  // floating-point operations of one evaluation, multiply and add counted apart
+
+  double bytes() const;  // float32 bytes read and written, each tensor once
+  const TensorDecl& input(const std::string& name) const;
+  const TensorDecl& output(const std::string& name) const;
+};
+
+struct OpSpec {
+  std::string name;
+  std::string family;   // gemm, conv, norms, softmax, elementwise, pooling, reductions
+  std::string summary;  // one line for `plumbline ops` and docs
+  std::string forward;  // for a backward operator: the forward it differentiates ("" otherwise)
+  std::vector<AttrSpec> attrs;
+  std::function<Signature(const Problem&)> signature;  // throws Error naming the problem
+};
+
+class Registry {
+ public:
+  static const Registry& get();
+  const OpSpec& find(const std::string& name) const;  // Error listing the known names if absent
+  const OpSpec* find_or_null(const std::string& name) const;
+  const std::vector<OpSpec>& all() const { return ops_; }
+  std::vector<std::string> names() const;
+
+ private:
+  Registry();
+  std::vector<OpSpec> ops_;
+};
+
+Signature signature_of(const Problem& p);
+
+// Throws Error("<problem line>: <message>") when cond is false. For signature functions.
+void require(bool cond, const Problem& p, const std::string& message);
+
+// The activation kinds shared by gemm_bias_act and act.
+inline const std::vector<std::string>& activation_kinds() {
+  static const std::vector<std::string> kinds{"none", "relu", "gelu_tanh", "gelu_erf", "silu", "sigmoid", "tanh"};
+  return kinds;
+}
+
+// Name of the gradient of tensor `name` (the convention every backward operator follows).
+inline std::string grad_name(const std::string& name) { return "d_" + name; }
+
+}  // namespace plumbline

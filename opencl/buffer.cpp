@@ -1,0 +1,88 @@
+#include "opencl/buffer.hpp"
+
+#include <cstring>
+
+namespace plumbline::ocl {
+
+GuardedBuffer::GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard)
+    : name_(std::move(name)), elements_(elements), guard_(guard), queue_(queue) {
+  const size_t bytes = static_cast<size_t>(elements_ + 2 * guard_) * 4;
+  whole_ = call("allocating buffer '" + name_ + "' (" + std::to_string(bytes) + " bytes)",
+                [&] { return cl::Buffer(context, CL_MEM_READ_WRITE, bytes); });
+  cl_buffer_region region{static_cast<size_t>(guard_) * 4, static_cast<size_t>(elements_) * 4};
+  interior_ = call("creating the interior of buffer '" + name_ + "'",
+                   [&] { return whole_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region); });
+}
+
+void GuardedBuffer::write_all(const std::vector<uint32_t>& bits) {
+  call("writing buffer '" + name_ + "'", [&] {
+    return queue_.enqueueWriteBuffer(whole_, CL_TRUE, 0, bits.size() * 4, bits.data());
+  });
+}
+
+std::vector<uint32_t> GuardedBuffer::read_all() {
+  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_));
+  call("reading buffer '" + name_ + "'", [&] {
+    return queue_.enqueueReadBuffer(whole_, CL_TRUE, 0, bits.size() * 4, bits.data());
+  });
+  return bits;
+}
+
+void GuardedBuffer::upload(const std::vector<float>& values) {
+  if (static_cast<int64_t>(values.size()) != elements_)
+    throw std::logic_error("upload of " + std::to_string(values.size()) + " values into buffer '" + name_ + "' of " +
+                           std::to_string(elements_));
+  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_), kGuardBits);
+  std::memcpy(bits.data() + guard_, values.data(), values.size() * 4);
+  write_all(bits);
+}
+
+void GuardedBuffer::poison() {
+  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_), kGuardBits);
+  std::fill(bits.begin() + guard_, bits.begin() + guard_ + elements_, kPoisonBits);
+  write_all(bits);
+}
+
+std::vector<float> GuardedBuffer::download() {
+  std::vector<float> values(static_cast<size_t>(elements_));
+  call("reading buffer '" + name_ + "'", [&] {
+    return queue_.enqueueReadBuffer(interior_, CL_TRUE, 0, values.size() * 4, values.data());
+  });
+  return values;
+}
+
+std::vector<std::string> GuardedBuffer::inspect(bool expect_written) {
+  const std::vector<uint32_t> bits = read_all();
+  std::vector<std::string> problems;
+  // Before the start: report the damaged element nearest the buffer (the likeliest culprit).
+  int64_t before = 0, nearest = 0;
+  for (int64_t i = 0; i < guard_; ++i)
+    if (bits[i] != kGuardBits) ++before, nearest = guard_ - i;
+  if (before)
+    problems.push_back("buffer '" + name_ + "': written before its start (" + std::to_string(before) +
+                       " guard elements changed, the nearest at index -" + std::to_string(nearest) + ")");
+  int64_t after = 0, first_after = -1;
+  for (int64_t i = 0; i < guard_; ++i)
+    if (bits[guard_ + elements_ + i] != kGuardBits) {
+      ++after;
+      if (first_after < 0) first_after = elements_ + i;
+    }
+  if (after)
+    problems.push_back("buffer '" + name_ + "' of " + std::to_string(elements_) + " elements: written past its end (" +
+                       std::to_string(after) + " guard elements changed, the first at index " +
+                       std::to_string(first_after) + ")");
+  if (expect_written) {
+    int64_t unwritten = 0, first = -1;
+    for (int64_t i = 0; i < elements_; ++i)
+      if (bits[guard_ + i] == kPoisonBits) {
+        ++unwritten;
+        if (first < 0) first = i;
+      }
+    if (unwritten)
+      problems.push_back("buffer '" + name_ + "': " + std::to_string(unwritten) + " of " + std::to_string(elements_) +
+                         " elements left unwritten (still poisoned), the first at index " + std::to_string(first));
+  }
+  return problems;
+}
+
+}  // namespace plumbline::ocl

@@ -1,0 +1,119 @@
+#include "opencl/device.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace plumbline::ocl {
+
+namespace {
+
+std::string short_name(const std::string& platform) {
+  if (platform.find("Portable Computing Language") != std::string::npos) return "pocl";
+  std::string lower;
+  for (char c : platform) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.find("nvidia") != std::string::npos) return "nvidia";
+  if (lower.find("intel") != std::string::npos) return "intel";
+  if (lower.find("amd") != std::string::npos) return "amd";
+  std::string word;
+  for (char c : lower) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) break;
+    word += c;
+  }
+  return word.empty() ? "platform" : word;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::vector<DeviceInfo> list_devices() {
+  std::vector<cl::Platform> platforms;
+  cl_int status = CL_SUCCESS;
+  try {
+    cl::Platform::get(&platforms);
+  } catch (const cl::Error& e) {
+    status = e.err();
+  }
+  if (status == -1001 || (status == CL_SUCCESS && platforms.empty()))
+    throw Error("no OpenCL platform found: no driver is registered with the ICD loader. Install one (on Debian: "
+                "apt-get install pocl-opencl-icd) or register it in /etc/OpenCL/vendors (for NVIDIA: echo "
+                "/usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd)");
+  if (status != CL_SUCCESS) fail(status, "listing OpenCL platforms");
+
+  std::vector<DeviceInfo> out;
+  std::map<std::string, int> next_index;
+  for (auto& platform : platforms) {
+    std::vector<cl::Device> devices;
+    try {
+      platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+    } catch (const cl::Error& e) {
+      if (e.err() == CL_DEVICE_NOT_FOUND) continue;
+      fail(e.err(), "listing the devices of an OpenCL platform");
+    }
+    for (auto& d : devices) {
+      DeviceInfo info;
+      info.platform = platform;
+      info.device = d;
+      call("reading device information", [&] {
+        info.platform_name = trim(platform.getInfo<CL_PLATFORM_NAME>());
+        info.platform_version = trim(platform.getInfo<CL_PLATFORM_VERSION>());
+        info.name = trim(d.getInfo<CL_DEVICE_NAME>());
+        info.vendor = trim(d.getInfo<CL_DEVICE_VENDOR>());
+        info.driver_version = trim(d.getInfo<CL_DRIVER_VERSION>());
+        info.device_version = trim(d.getInfo<CL_DEVICE_VERSION>());
+        info.compute_units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+        info.global_mem_bytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+        info.local_mem_bytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+        info.max_alloc_bytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+        info.max_work_group_size = d.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+        info.base_addr_align_bits = d.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>();
+        info.double_support = d.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
+        return 0;
+      });
+      info.platform_short = short_name(info.platform_name);
+      info.selector = info.platform_short + ":" + std::to_string(next_index[info.platform_short]++);
+      out.push_back(std::move(info));
+    }
+  }
+  if (out.empty()) throw Error("OpenCL platforms were found but none has a device");
+  return out;
+}
+
+std::vector<DeviceInfo> select_devices(const std::string& selector) {
+  const std::vector<DeviceInfo> all = list_devices();
+  std::vector<DeviceInfo> out;
+  std::stringstream ss(selector);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    bool matched = false;
+    for (const auto& d : all) {
+      if (part == "all" || part == d.selector || part == d.platform_short) {
+        matched = true;
+        if (std::none_of(out.begin(), out.end(), [&](const DeviceInfo& o) { return o.selector == d.selector; }))
+          out.push_back(d);
+      }
+    }
+    if (!matched) {
+      std::string known;
+      for (const auto& d : all) known += " " + d.selector + " (" + d.name + ")";
+      throw Error("device selector '" + part + "' matches no device; available:" + known + ", or all");
+    }
+  }
+  if (out.empty()) throw Error("empty device selector");
+  return out;
+}
+
+std::string default_selector() {
+  const char* env = std::getenv("PLUMBLINE_DEVICE");
+  return env && *env ? env : "all";
+}
+
+}  // namespace plumbline::ocl

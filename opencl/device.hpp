@@ -1,0 +1,36 @@
+#pragma once
+// OpenCL devices and the selectors that name them. A selector is stable across runs:
+//   <platform>:<index>  e.g. pocl:0, nvidia:0 (index among that platform's devices)
+//   <platform>          every device of that platform
+//   all                 every device found
+// and several can be joined with commas. The PLUMBLINE_DEVICE environment variable gives the default.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opencl/cl.hpp"
+
+namespace plumbline::ocl {
+
+struct DeviceInfo {
+  std::string selector;        // "pocl:0"
+  std::string platform_short;  // "pocl", "nvidia", or the platform name's first word in lower case
+  std::string platform_name, platform_version;
+  std::string name, vendor, driver_version, device_version;
+  uint32_t compute_units = 0;
+  uint64_t global_mem_bytes = 0, local_mem_bytes = 0, max_alloc_bytes = 0;
+  size_t max_work_group_size = 0;
+  uint32_t base_addr_align_bits = 0;
+  bool double_support = false;
+  cl::Device device;
+  cl::Platform platform;
+};
+
+// Every device of every platform. Throws Error with a remedy when no OpenCL driver is registered.
+std::vector<DeviceInfo> list_devices();
+// The devices a selector names; Error listing the available selectors when it names none.
+std::vector<DeviceInfo> select_devices(const std::string& selector);
+// The selector from PLUMBLINE_DEVICE, or "all".
+std::string default_selector();
+
+}  // namespace plumbline::ocl

@@ -1,0 +1,155 @@
+#include "opencl/runtime.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include "core/error.hpp"
+
+#ifndef PLUMBLINE_DEFAULT_KERNEL_DIR
+#define PLUMBLINE_DEFAULT_KERNEL_DIR "opencl/kernels"
+#endif
+
+namespace plumbline::ocl {
+
+namespace fs = std::filesystem;
+
+std::string kernel_dir() {
+  const char* env = std::getenv("PLUMBLINE_KERNEL_DIR");
+  return env && *env ? env : PLUMBLINE_DEFAULT_KERNEL_DIR;
+}
+
+std::string cache_dir() {
+  if (const char* env = std::getenv("PLUMBLINE_CACHE_DIR"); env && *env) return std::string(env) == "off" ? "" : env;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/plumbline";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/plumbline";
+  return "";
+}
+
+namespace {
+
+// The cache file starts with the whole key, so that a hash collision is detected rather than trusted.
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw Error("cannot read " + path);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+Runtime::Runtime(DeviceInfo device) : device_(std::move(device)) {
+  context_ = call("creating a context on " + device_.selector, [&] { return cl::Context(device_.device); });
+  queue_ = call("creating a profiling queue on " + device_.selector,
+                [&] { return cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE); });
+}
+
+BuiltProgram Runtime::build(const std::string& source, const std::string& options, const std::string& what) {
+  const std::string key = "plumbline program cache v1\n" + device_.platform_name + "\n" + device_.platform_version +
+                          "\n" + device_.name + "\n" + device_.driver_version + "\n" + options + "\n" + source;
+  const std::string dir = cache_dir();
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(key)));
+  const std::string path = dir.empty() ? "" : dir + "/" + hex + ".bin";
+
+  auto log_of = [&](const cl::Program& p) {
+    try {
+      return p.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_.device);
+    } catch (const cl::Error&) {
+      return std::string();
+    }
+  };
+
+  // A cached binary: used when its key matches and the driver accepts it; otherwise built afresh.
+  if (!path.empty() && fs::exists(path)) {
+    try {
+      const std::string file = read_text(path);
+      if (file.size() > key.size() && file.compare(0, key.size(), key) == 0 && file[key.size()] == '\0') {
+        std::vector<unsigned char> binary(file.begin() + static_cast<long>(key.size()) + 1, file.end());
+        cl::Program p(context_, {device_.device}, cl::Program::Binaries{binary});
+        p.build({device_.device}, options.c_str());
+        return {p, true, log_of(p)};
+      }
+    } catch (const cl::Error&) {
+      // A stale or foreign binary: fall through to a source build, which replaces it.
+    }
+  }
+
+  cl::Program program = call("creating program " + what, [&] { return cl::Program(context_, source); });
+  try {
+    program.build({device_.device}, options.c_str());
+  } catch (const cl::Error& e) {
+    throw Error("building " + what + " failed on " + device_.selector + " (" + device_.name + ") with " +
+                error_name(e.err()) + "; build log:\n" + log_of(program));
+  }
+  if (!path.empty()) {
+    try {
+      const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+      if (!binaries.empty() && !binaries[0].empty()) {
+        fs::create_directories(dir);
+        const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+        {
+          std::ofstream f(tmp, std::ios::binary);
+          f.write(key.data(), static_cast<std::streamsize>(key.size()));
+          f.put('\0');
+          f.write(reinterpret_cast<const char*>(binaries[0].data()), static_cast<std::streamsize>(binaries[0].size()));
+        }
+        fs::rename(tmp, path);  // atomic: a concurrent reader sees the old file or the whole new one
+      }
+    } catch (const std::exception&) {
+      // The cache is an optimization: an unwritable cache folder costs a rebuild next time, nothing else.
+    }
+  }
+  return {program, false, log_of(program)};
+}
+
+BuiltProgram Runtime::build_file(const std::string& file, const std::string& options) {
+  const std::string path = kernel_dir() + "/" + file;
+  if (!fs::exists(path)) throw Error("kernel source " + path + " not found (set PLUMBLINE_KERNEL_DIR to the folder of the .cl files)");
+  return build(read_text(path), options, path);
+}
+
+GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements) {
+  if (elements < 1) throw Error("buffer '" + name + "' must hold at least one element");
+  const uint64_t align_bytes = std::max<uint64_t>(device_.base_addr_align_bits / 8, 4);
+  const int64_t guard = static_cast<int64_t>(std::max<uint64_t>(256, align_bytes / 4));
+  const uint64_t bytes = static_cast<uint64_t>(elements + 2 * guard) * 4;
+  if (bytes > device_.max_alloc_bytes)
+    throw Error("buffer '" + name + "' needs " + std::to_string(bytes) + " bytes, but " + device_.selector + " (" +
+                device_.name + ") allows at most " + std::to_string(device_.max_alloc_bytes) + " bytes in one allocation");
+  return GuardedBuffer(context_, queue_, name, elements, guard);
+}
+
+double Runtime::run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what,
+                    std::chrono::duration<double> timeout) {
+  cl::Event event;
+  call("launching " + what + " on " + device_.selector, [&] {
+    queue_.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
+    return queue_.flush();
+  });
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    const cl_int status = call("waiting for " + what, [&] { return event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(); });
+    if (status == CL_COMPLETE) break;
+    if (status < 0) fail(status, "running " + what + " on " + device_.selector);
+    if (std::chrono::steady_clock::now() - start > timeout)
+      throw Error("watchdog: " + what + " did not finish within " + std::to_string(static_cast<int>(timeout.count())) +
+                  " s on " + device_.selector + " (" + device_.name + "); the kernel may hang");
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  const cl_ulong t0 = call("reading the profile of " + what, [&] { return event.getProfilingInfo<CL_PROFILING_COMMAND_START>(); });
+  const cl_ulong t1 = call("reading the profile of " + what, [&] { return event.getProfilingInfo<CL_PROFILING_COMMAND_END>(); });
+  return static_cast<double>(t1 - t0) * 1e-9;
+}
+
+}  // namespace plumbline::ocl

@@ -1,0 +1,73 @@
+#pragma once
+// One device's OpenCL runtime: context, profiling queue, program builds through an on-disk cache,
+// guarded buffers and timed launches under a watchdog.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opencl/buffer.hpp"
+#include "opencl/cl.hpp"
+#include "opencl/device.hpp"
+
+namespace plumbline::ocl {
+
+// Folder of the .cl sources: PLUMBLINE_KERNEL_DIR, else the source tree's opencl/kernels.
+std::string kernel_dir();
+// Folder of cached program binaries: PLUMBLINE_CACHE_DIR ("off" disables the cache), else
+// $XDG_CACHE_HOME/plumbline, else ~/.cache/plumbline.
+std::string cache_dir();
+
+struct BuiltProgram {
+  cl::Program program;
+  bool from_cache = false;
+  std::string log;  // the compiler's messages, also on success (warnings)
+};
+
+class Runtime {
+ public:
+  explicit Runtime(DeviceInfo device);
+
+  const DeviceInfo& device() const { return device_; }
+  cl::Context& context() { return context_; }
+  cl::CommandQueue& queue() { return queue_; }
+
+  // Builds `source` with `options`; `what` names it in messages (a file name). A failed build throws
+  // Error carrying the compiler's log.
+  BuiltProgram build(const std::string& source, const std::string& options, const std::string& what);
+  // Builds kernel_dir()/file.
+  BuiltProgram build_file(const std::string& file, const std::string& options = "");
+
+  // A buffer of `elements` floats with guard zones on both sides; Error when the device cannot hold it.
+  GuardedBuffer buffer(const std::string& name, int64_t elements);
+
+  // Enqueues and waits; returns the kernel's device time in seconds from its profiling event. A kernel
+  // still running after `timeout` is reported as hung (the watchdog) with an Error.
+  double run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what,
+             std::chrono::duration<double> timeout = std::chrono::seconds(120));
+
+ private:
+  DeviceInfo device_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+};
+
+// Sets kernel arguments in order: GuardedBuffer, cl::Buffer, cl::LocalSpaceArg or plain scalars.
+template <class... Args>
+void set_args(cl::Kernel& k, const Args&... args) {
+  cl_uint i = 0;
+  auto one = [&](const auto& a) {
+    using A = std::decay_t<decltype(a)>;
+    call("setting argument " + std::to_string(i) + " of kernel " + k.getInfo<CL_KERNEL_FUNCTION_NAME>(), [&] {
+      if constexpr (std::is_same_v<A, GuardedBuffer>)
+        k.setArg(i, a.cl());
+      else
+        k.setArg(i, a);
+      return 0;
+    });
+    ++i;
+  };
+  (one(args), ...);
+}
+
+}  // namespace plumbline::ocl
