@@ -6,11 +6,15 @@
 // for finite differences, larger for kernel checks.
 #include <rapidcheck.h>
 
+#include <ostream>
 #include <string>
 
 #include "core/problem.hpp"
 
 namespace plumbline {
+
+// RapidCheck prints a counterexample problem as its line.
+inline void showValue(const Problem& p, std::ostream& os) { os << p.line(); }
 
 rc::Gen<Problem> problem_gen(const std::string& op, double budget);
 bool has_problem_gen(const std::string& op);

@@ -8,6 +8,7 @@
 //         differentiated input, whose cost does not grow with the tensor size beyond a few evaluations.
 // Every numeric derivative is taken at two step sizes h and h/2; their difference estimates the
 // finite-difference error, which is reported beside each mismatch and allowed for in the comparison.
+// At a kink (relu at 0, max_pool ties) the analytic value must match a one-sided derivative instead.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -34,6 +35,7 @@ struct GradcheckResult {
   bool passed = true;
   std::string mode;     // "full" or "fast"
   int64_t checks = 0;   // derivatives (full) or projections (fast) compared
+  int64_t kinks = 0;    // checks at a kink, where the analytic value matched a one-sided derivative
   double worst_ratio = 0;  // max over checks of |analytic - numeric| / allowed; passes when <= 1
   // The worst check:
   std::string where;  // e.g. "d_w[3]  (w index 3, output y[17])" or "d_gamma . u (projection 2)"

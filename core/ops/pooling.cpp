@@ -7,7 +7,7 @@ namespace {
 
 std::vector<AttrSpec> pool_attrs(bool avg) {
   std::vector<AttrSpec> a{int_attr("n", 1, 1, "batch"),          int_attr("c", 1, 1, "channels"),
-                          int_attr("h", 1, 1, "input height"),   int_attr("w", 1, 1, "input width"),
+                          int_attr("h", 2, 1, "input height"),   int_attr("w", 2, 1, "input width"),
                           int_attr("kh", 2, 1, "window height"), int_attr("kw", 2, 1, "window width"),
                           int_attr("sh", 2, 1, "stride along height"), int_attr("sw", 2, 1, "stride along width"),
                           int_attr("ph", 0, 0, "padding on top and bottom (at most kh/2)"),

@@ -1,0 +1,233 @@
+// core/: problem lines, the registry, value distributions, .npy files.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "check/generators.hpp"
+#include "core/error.hpp"
+#include "core/npy.hpp"
+#include "core/random.hpp"
+#include "core/registry.hpp"
+#include "reference/reference.hpp"
+
+using namespace plumbline;
+
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+std::filesystem::path temp_file(const std::string& name) {
+  auto dir = std::filesystem::temp_directory_path() / "plumbline_core_test";
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
+
+}  // namespace
+
+// ---- problem lines -------------------------------------------------------------------------------
+
+RC_GTEST_PROP(ProblemLine, EveryGeneratedProblemRoundTrips, ()) {
+  const auto names = Registry::get().names();
+  const std::string op = *rc::gen::elementOf(names);
+  const Problem p = *problem_gen(op, 1e7);
+  const std::string line = p.line();
+  const Problem q = Problem::parse(line);
+  RC_ASSERT(q == p);
+  RC_ASSERT(q.line() == line);
+}
+
+TEST(ProblemLine, CanonicalFormListsEveryAttributeInOrder) {
+  const Problem p = Problem::parse("conv2d_bwd_data:w=7,n=2,c=3,h=7,k=4,r=3,s=3,sh=2,sw=2,ph=1,pw=1");
+  EXPECT_EQ(p.line(), "conv2d_bwd_data:n=2,c=3,h=7,w=7,k=4,r=3,s=3,sh=2,sw=2,ph=1,pw=1,dh=1,dw=1,g=1,bias=0");
+  EXPECT_EQ(Problem::parse(p.line()).line(), p.line());
+  EXPECT_EQ(Problem::parse("softmax").line(), "softmax:m=1,n=1");
+  EXPECT_EQ(Problem::parse("  layer_norm:m=2, n=3 ,eps=1e-06 ").line(), "layer_norm:m=2,n=3,eps=1e-06");
+  EXPECT_DOUBLE_EQ(Problem::parse("group_norm:c=4,g=2,eps=0.001").f("eps"), 0.001);
+}
+
+TEST(ProblemLine, MalformedLinesNameTheProblem) {
+  EXPECT_NE(error_of([] { Problem::parse(""); }).find("empty problem line"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("convv2d:n=1"); }).find("unknown operator 'convv2d'"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:n=1,zz=3"); }).find("conv2d has no attribute 'zz'"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:n=x"); }).find("'n' must be an integer, got 'x'"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:n=2.5"); }).find("must be an integer"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:n=0"); }).find("'n' must be >= 1"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:n2"); }).find("not of the form name=value"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:n=1,,c=2"); }).find("empty field"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:n=1,n=2"); }).find("given twice"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("act:act=swish"); }).find("must be one of {none, relu"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("layer_norm:eps=abc"); }).find("must be a finite number"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("layer_norm:eps=inf"); }).find("must be a finite number"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("matmul:ta=2"); }).find("'ta' must be 0 or 1"), std::string::npos);
+}
+
+TEST(ProblemLine, ImpossibleShapesAreRejected) {
+  EXPECT_NE(error_of([] { Problem::parse("group_norm:n=1,c=6,h=2,w=2,g=4"); }).find("c=6 not divisible by groups g=4"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:c=3,k=4,g=2"); }).find("not divisible by groups"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:h=3,w=3,r=5,s=3"); })
+                .find("dilated kernel extent along height (5) is larger than the padded input (3)"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("conv2d:h=5,w=5,r=3,s=3,dh=3"); }).find("extent along height (7)"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("max_pool2d:h=4,w=4,kh=2,kw=2,ph=2"); }).find("exceeds half the window"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("gemm_bias_act:bshared=1"); }).find("bshared=1 needs a batch"), std::string::npos);
+  // The error starts with the problem line, so the user sees what was asked.
+  EXPECT_EQ(error_of([] { Problem::parse("group_norm:c=6,g=4"); }).rfind("group_norm:n=1,c=6", 0), 0u);
+}
+
+TEST(ProblemLine, ShapesFollowTheDesign) {
+  const Signature s = signature_of(Problem::parse("conv2d:n=2,c=3,h=7,w=7,k=4,r=3,s=3,sh=2,sw=2,ph=1,pw=1"));
+  EXPECT_EQ(s.output("y").shape, (Shape{2, 4, 4, 4}));  // floor((7 + 2 - 2 - 1) / 2) + 1 = 4
+  EXPECT_EQ(s.input("w").shape, (Shape{4, 3, 3, 3}));
+  const Signature d = signature_of(Problem::parse("conv2d:n=1,c=1,h=10,w=9,k=1,r=3,s=3,dh=2,dw=3"));
+  EXPECT_EQ(d.output("y").shape, (Shape{1, 1, 6, 3}));
+  const Signature g = signature_of(Problem::parse("gemm_bias_act_bwd:batch=3,m=2,k=5,n=4,bshared=1"));
+  EXPECT_EQ(g.output("d_b").shape, (Shape{5, 4}));
+  EXPECT_EQ(g.output("d_a").shape, (Shape{3, 2, 5}));
+  const Signature m = signature_of(Problem::parse("matmul:batch=2,m=3,k=5,n=4,ta=1,tb=1"));
+  EXPECT_EQ(m.input("a").shape, (Shape{2, 5, 3}));
+  EXPECT_EQ(m.input("b").shape, (Shape{2, 4, 5}));
+  EXPECT_EQ(signature_of(Problem::parse("sum:m=3,n=4")).output("y").shape, Shape{});
+  EXPECT_EQ(signature_of(Problem::parse("cross_entropy:b=3,c=5")).input("target").domain, Domain::ClassIndex);
+}
+
+// ---- registry: every operator is complete in every layer -----------------------------------------
+
+TEST(Registry, EveryOperatorHasReferenceGeneratorAndConsistentBackward) {
+  ASSERT_GE(Registry::get().all().size(), 33u);
+  for (const auto& spec : Registry::get().all()) {
+    SCOPED_TRACE(spec.name);
+    EXPECT_NE(find_reference(spec.name), nullptr) << "no reference implementation";
+    EXPECT_TRUE(has_problem_gen(spec.name)) << "no problem generator";
+    const Problem p = Problem::make(spec.name);
+    const Signature s = signature_of(p);
+    EXPECT_FALSE(s.outputs.empty());
+    if (spec.forward.empty()) continue;
+    // A backward's outputs are gradients of its forward's inputs; its inputs come from the forward.
+    const Signature f = signature_of(p.as(spec.forward));
+    for (const auto& out : s.outputs) {
+      bool found = false;
+      for (const auto& in : f.inputs) found |= grad_name(in.name) == out.name && in.shape == out.shape;
+      EXPECT_TRUE(found) << out.name << " is not the gradient of an input of " << spec.forward;
+    }
+  }
+  EXPECT_NE(error_of([] { Registry::get().find("nope"); }).find("known operators: matmul"), std::string::npos);
+}
+
+// ---- value distributions -------------------------------------------------------------------------
+
+TEST(Values, EdgeDistributionReachesNonFiniteAndSubnormal) {
+  Rng rng(7);
+  TensorF t(Shape{4096});
+  fill(t, Values::Edge, rng);
+  int nan = 0, pinf = 0, ninf = 0, sub = 0, negzero = 0;
+  for (float v : t.data) {
+    nan += std::isnan(v);
+    pinf += std::isinf(v) && v > 0;
+    ninf += std::isinf(v) && v < 0;
+    sub += std::fpclassify(v) == FP_SUBNORMAL;
+    negzero += v == 0 && std::signbit(v);
+  }
+  EXPECT_GT(nan, 0);
+  EXPECT_GT(pinf, 0);
+  EXPECT_GT(ninf, 0);
+  EXPECT_GT(sub, 0);
+  EXPECT_GT(negzero, 0);
+}
+
+TEST(Values, SameSeedSameValuesAndDomainsRespected) {
+  Rng a(11), b(11);
+  TensorF x(Shape{100}), y(Shape{100});
+  fill(x, Values::Normal, a);
+  fill(y, Values::Normal, b);
+  EXPECT_EQ(x.data, y.data);
+  Rng r(3);
+  TensorF ints(Shape{1000});
+  fill(ints, Values::Integers, r);
+  for (float v : ints.data) EXPECT_TRUE(v == std::round(v) && std::abs(v) <= 3);
+  const TensorF idx = make_input({"target", Shape{50}, Domain::ClassIndex, 7}, Values::Edge, r);
+  for (float v : idx.data) EXPECT_TRUE(v >= 0 && v < 7 && v == std::round(v));
+  const TensorF soft = make_input({"target", Shape{5, 9}, Domain::Distribution}, Values::Edge, r);
+  for (int i = 0; i < 5; ++i) {
+    double s = 0;
+    for (int j = 0; j < 9; ++j) s += soft[i * 9 + j];
+    EXPECT_NEAR(s, 1.0, 1e-6);
+  }
+  EXPECT_NE(error_of([] { values_from_string("gaussian"); }).find("unknown value distribution"), std::string::npos);
+}
+
+// ---- .npy ----------------------------------------------------------------------------------------
+
+TEST(Npy, RoundTripFloat32AndFloat64BitExact) {
+  Rng rng(5);
+  TensorF f(Shape{3, 4, 5});
+  fill(f, Values::Edge, rng);
+  write_npy(temp_file("f.npy"), f);
+  const TensorF g = read_npy<float>(temp_file("f.npy"));
+  EXPECT_EQ(g.shape, f.shape);
+  EXPECT_EQ(0, std::memcmp(f.data.data(), g.data.data(), f.data.size() * 4));  // NaN payloads and -0 too
+
+  TensorD d(Shape{7});
+  for (int i = 0; i < 7; ++i) d[i] = std::ldexp(1.0 + i / 3.0, -1000 + 300 * i);
+  write_npy(temp_file("d.npy"), d);
+  EXPECT_EQ(read_npy<double>(temp_file("d.npy")).data, d.data);
+
+  TensorD scalar(Shape{});
+  scalar[0] = 2.5;
+  write_npy(temp_file("s.npy"), scalar);
+  EXPECT_EQ(read_npy<double>(temp_file("s.npy")).shape, Shape{});
+  // float32 files read as double keep their values exactly.
+  EXPECT_EQ(read_npy<double>(temp_file("f.npy")).data[3], static_cast<double>(f.data[3]));
+}
+
+TEST(Npy, HeaderIsNumpyCompatible) {
+  TensorF t(Shape{2, 3});
+  write_npy(temp_file("h.npy"), t);
+  std::ifstream f(temp_file("h.npy"), std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), {});
+  EXPECT_EQ(bytes.substr(0, 6), "\x93NUMPY");
+  const size_t header_end = bytes.find('\n');
+  EXPECT_EQ((header_end + 1) % 64, 0u);  // data aligned to 64 bytes, as NumPy writes it
+  EXPECT_NE(bytes.find("'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"), std::string::npos);
+  EXPECT_EQ(bytes.size(), header_end + 1 + 24);
+}
+
+TEST(Npy, BadFilesGetClearErrors) {
+  auto write_raw = [](const std::string& name, const std::string& header, size_t data_bytes) {
+    std::ofstream f(temp_file(name), std::ios::binary);
+    std::string h = header;
+    h.append(63 - (10 + h.size()) % 64, ' ');
+    h += '\n';
+    const uint16_t len = static_cast<uint16_t>(h.size());
+    f.write("\x93NUMPY\x01\x00", 8);
+    f.write(reinterpret_cast<const char*>(&len), 2);
+    f << h << std::string(data_bytes, '\0');
+    return temp_file(name).string();
+  };
+  const auto i32 = write_raw("i32.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }", 8);
+  EXPECT_NE(error_of([&] { read_npy<float>(i32); }).find("dtype '<i4' is not supported"), std::string::npos);
+  const auto big = write_raw("big.npy", "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8);
+  EXPECT_NE(error_of([&] { read_npy<float>(big); }).find("dtype '>f4'"), std::string::npos);
+  const auto fortran = write_raw("fo.npy", "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", 16);
+  EXPECT_NE(error_of([&] { read_npy<float>(fortran); }).find("Fortran-order"), std::string::npos);
+  const auto shortd = write_raw("short.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", 40);
+  EXPECT_NE(error_of([&] { read_npy<double>(shortd); }).find("truncated data: shape [3,2] needs 48 bytes, file holds 40"),
+            std::string::npos);
+  {
+    std::ofstream f(temp_file("text.npy"));
+    f << "hello";
+  }
+  EXPECT_NE(error_of([&] { read_npy<float>(temp_file("text.npy")); }).find("not a .npy file"), std::string::npos);
+  EXPECT_NE(error_of([&] { read_npy<float>(temp_file("missing.npy")); }).find("cannot open"), std::string::npos);
+}

@@ -1,0 +1,206 @@
+// opencl/: devices and selectors, the poison and guard checks, the program cache, build logs,
+// allocation limits and the watchdog, on every OpenCL device found.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "core/error.hpp"
+#include "opencl/runtime.hpp"
+
+using namespace plumbline;
+using namespace plumbline::ocl;
+
+namespace {
+
+// A kernel family for the tests: y[i] = 2 x[i] for i < limit, where the caller picks the limit.
+const char* kScale = R"CL(
+__kernel void scale(__global const float* x, __global float* y, int limit) {
+  int i = get_global_id(0);
+  if (i < limit) y[i] = 2.0f * x[i];
+}
+__kernel void nothing(__global const float* x, __global float* y, int limit) {}
+__kernel void before_start(__global const float* x, __global float* y, int limit) {
+  int i = get_global_id(0);
+  if (i < limit) y[i - 1] = x[i];
+}
+)CL";
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + "\n";
+  return s;
+}
+
+class OnEveryDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // A private cache folder per test run, so that the cache tests start cold.
+    cache_ = std::filesystem::temp_directory_path() / ("plumbline_cache_test_" + std::to_string(std::random_device{}()));
+    setenv("PLUMBLINE_CACHE_DIR", cache_.c_str(), 1);
+    devices_ = select_devices(default_selector());
+  }
+  void TearDown() override { std::filesystem::remove_all(cache_); }
+
+  // Runs `entry` over n elements with the given limit; returns the output buffer's problems.
+  std::vector<std::string> launch(Runtime& rt, const char* entry, int64_t n, int limit) {
+    cl::Kernel k(rt.build(kScale, "", "scale.cl").program, entry);
+    GuardedBuffer x = rt.buffer("x", n), y = rt.buffer("y", n);
+    x.upload(std::vector<float>(static_cast<size_t>(n), 1.5f));
+    y.poison();
+    set_args(k, x, y, limit);
+    rt.run(k, cl::NDRange(static_cast<size_t>(n)), cl::NullRange, entry);
+    auto problems = y.inspect(true);
+    auto xp = x.inspect(false);
+    problems.insert(problems.end(), xp.begin(), xp.end());
+    return problems;
+  }
+
+  std::filesystem::path cache_;
+  std::vector<DeviceInfo> devices_;
+};
+
+}  // namespace
+
+TEST(Devices, ListAndSelect) {
+  const auto all = list_devices();
+  ASSERT_FALSE(all.empty());
+  for (const auto& d : all) {
+    EXPECT_NE(d.selector.find(':'), std::string::npos);
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_GT(d.compute_units, 0u);
+    EXPECT_GT(d.max_alloc_bytes, 0u);
+  }
+  EXPECT_EQ(select_devices("all").size(), all.size());
+  EXPECT_EQ(select_devices(all[0].selector).at(0).selector, all[0].selector);
+  EXPECT_EQ(select_devices(all[0].selector + "," + all[0].selector).size(), 1u);
+  const std::string e = error_of([] { select_devices("quantum:7"); });
+  EXPECT_NE(e.find("device selector 'quantum:7' matches no device; available: " + all[0].selector), std::string::npos) << e;
+}
+
+TEST(Errors, NamedCodesAndHints) {
+  EXPECT_EQ(error_name(CL_OUT_OF_RESOURCES), "CL_OUT_OF_RESOURCES (-5)");
+  EXPECT_EQ(error_name(CL_INVALID_KERNEL_NAME), "CL_INVALID_KERNEL_NAME (-46)");
+  EXPECT_EQ(error_name(-9999), "unknown OpenCL status -9999");
+  const std::string lost = error_of([] { fail(CL_DEVICE_NOT_AVAILABLE, "running conv"); });
+  EXPECT_NE(lost.find("CL_DEVICE_NOT_AVAILABLE (-2) while running conv"), std::string::npos);
+  EXPECT_NE(lost.find("lost"), std::string::npos);
+  EXPECT_NE(error_of([] { fail(-1001, "x"); }).find("no OpenCL driver is registered"), std::string::npos);
+}
+
+TEST_F(OnEveryDevice, CorrectKernelLeavesNoTrace) {
+  for (const auto& d : devices_) {
+    Runtime rt(d);
+    EXPECT_EQ(join(launch(rt, "scale", 1000, 1000)), "") << d.selector;
+  }
+}
+
+TEST_F(OnEveryDevice, PoisonCatchesAKernelThatWritesNothing) {
+  for (const auto& d : devices_) {
+    Runtime rt(d);
+    const std::string p = join(launch(rt, "nothing", 1000, 1000));
+    EXPECT_NE(p.find("buffer 'y': 1000 of 1000 elements left unwritten (still poisoned), the first at index 0"),
+              std::string::npos) << d.selector << ": " << p;
+    // A kernel that stops one short leaves exactly the last element.
+    const std::string q = join(launch(rt, "scale", 1000, 999));
+    EXPECT_NE(q.find("1 of 1000 elements left unwritten (still poisoned), the first at index 999"), std::string::npos) << q;
+  }
+}
+
+TEST_F(OnEveryDevice, GuardsCatchWritesPastEitherEnd) {
+  for (const auto& d : devices_) {
+    Runtime rt(d);
+    // 1001 work-items over 1000 elements and no bound check beyond the limit: one write past the end.
+    cl::Kernel k(rt.build(kScale, "", "scale.cl").program, "scale");
+    GuardedBuffer x = rt.buffer("x", 1001), y = rt.buffer("y", 1000);
+    x.upload(std::vector<float>(1001, 1.0f));
+    y.poison();
+    set_args(k, x, y, 1001);
+    rt.run(k, cl::NDRange(1001), cl::NullRange, "scale");
+    const std::string p = join(y.inspect(true));
+    EXPECT_NE(p.find("buffer 'y' of 1000 elements: written past its end (1 guard elements changed, the first at index 1000)"),
+              std::string::npos) << d.selector << ": " << p;
+    const std::string b = join(launch(rt, "before_start", 100, 100));
+    EXPECT_NE(b.find("buffer 'y': written before its start (1 guard elements changed, the nearest at index -1)"),
+              std::string::npos) << b;
+  }
+}
+
+TEST_F(OnEveryDevice, SecondBuildIsACacheHit) {
+  for (const auto& d : devices_) {
+    const std::string source = std::string(kScale) + "// " + std::to_string(std::random_device{}()) + "\n";
+    {
+      Runtime rt(d);
+      EXPECT_FALSE(rt.build(source, "-cl-fast-relaxed-math", "scale.cl").from_cache);
+      EXPECT_TRUE(rt.build(source, "-cl-fast-relaxed-math", "scale.cl").from_cache);
+      // Other options are another program.
+      EXPECT_FALSE(rt.build(source, "", "scale.cl").from_cache);
+    }
+    // A new context (as a second run of the program) also hits, and the cached binary computes.
+    Runtime again(d);
+    BuiltProgram built = again.build(source, "", "scale.cl");
+    EXPECT_TRUE(built.from_cache);
+    cl::Kernel k(built.program, "scale");
+    GuardedBuffer x = again.buffer("x", 10), y = again.buffer("y", 10);
+    x.upload(std::vector<float>(10, 3.0f));
+    y.poison();
+    set_args(k, x, y, 10);
+    again.run(k, cl::NDRange(10), cl::NullRange, "scale");
+    EXPECT_EQ(y.download(), std::vector<float>(10, 6.0f));
+    EXPECT_TRUE(y.inspect(true).empty());
+  }
+}
+
+TEST_F(OnEveryDevice, SyntaxErrorReportsTheBuildLog) {
+  for (const auto& d : devices_) {
+    Runtime rt(d);
+    const std::string e = error_of([&] {
+      rt.build("__kernel void broken(__global float* y) { y[0] = undeclared_thing + 1.0f; }", "", "broken.cl");
+    });
+    EXPECT_NE(e.find("building broken.cl failed on " + d.selector), std::string::npos) << e;
+    EXPECT_NE(e.find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos) << e;
+    EXPECT_NE(e.find("build log:"), std::string::npos) << e;
+    EXPECT_NE(e.find("undeclared_thing"), std::string::npos) << "the compiler's own message is missing: " << e;
+  }
+}
+
+TEST_F(OnEveryDevice, AllocationBeyondTheDeviceLimitIsAClearError) {
+  for (const auto& d : devices_) {
+    Runtime rt(d);
+    const int64_t too_many = static_cast<int64_t>(d.max_alloc_bytes / 4) + 1;
+    const std::string e = error_of([&] { rt.buffer("activations", too_many); });
+    EXPECT_NE(e.find("buffer 'activations' needs"), std::string::npos) << e;
+    EXPECT_NE(e.find("allows at most " + std::to_string(d.max_alloc_bytes) + " bytes in one allocation"), std::string::npos) << e;
+  }
+}
+
+TEST_F(OnEveryDevice, WatchdogReportsAKernelThatRunsTooLong) {
+  const char* slow = R"CL(
+__kernel void slow(__global float* y, int n) {
+  float a = y[get_global_id(0)];
+  for (int i = 0; i < n; ++i) a = a * 0.9999f + 1.0f;
+  y[get_global_id(0)] = a;
+})CL";
+  for (const auto& d : devices_) {
+    Runtime rt(d);
+    cl::Kernel k(rt.build(slow, "", "slow.cl").program, "slow");
+    GuardedBuffer y = rt.buffer("y", 64);
+    y.upload(std::vector<float>(64, 0.0f));
+    set_args(k, y, 20000000);
+    const std::string e = error_of([&] { rt.run(k, cl::NDRange(64), cl::NullRange, "slow", std::chrono::milliseconds(1)); });
+    EXPECT_NE(e.find("watchdog: slow did not finish within"), std::string::npos) << e;
+    rt.queue().finish();  // let it end before the context goes
+  }
+}

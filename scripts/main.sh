@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The main job: installs what is missing, builds, and runs every check on every OpenCL device.
+# Results go to out/ (override with OUT_DIR). Exit status non-zero when anything failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh build
+out=${OUT_DIR:-out}
+mkdir -p "$out"
+status=0
+echo "== devices"
+build/apps/plumbline devices || status=$?
+echo "== reference gradients against finite differences"
+build/apps/plumbline gradcheck --all --cases 100 --json "$out/gradcheck.json" || status=$?
+echo "results: $out/gradcheck.json"
+exit $status
