@@ -1,0 +1,111 @@
+// The plumbline program end to end: exit statuses, messages, and eval through .npy files.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+#include "core/npy.hpp"
+#include "core/random.hpp"
+#include "core/registry.hpp"
+#include "reference/reference.hpp"
+
+using namespace plumbline;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int status;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome run(const std::string& args, const std::string& env = "") {
+  const std::string cmd = env + " " + PLUMBLINE_BINARY + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+fs::path temp_dir() {
+  const fs::path d = fs::temp_directory_path() / "plumbline_cli_test";
+  fs::create_directories(d);
+  return d;
+}
+
+}  // namespace
+
+TEST(Cli, EvalWritesTheReferenceOutputsAsNpy) {
+  const std::string line = "conv2d_bwd_weight:n=2,c=4,h=7,w=6,k=6,r=3,s=2,sh=2,sw=1,ph=1,pw=0,dh=1,dw=2,g=2,bias=1";
+  const Problem p = Problem::parse(line);
+  Rng rng(9);
+  std::vector<TensorD> in;
+  std::string files;
+  for (const auto& decl : signature_of(p).inputs) {
+    in.push_back(make_input(decl, Values::Normal, rng).convert<double>());
+    const fs::path f = temp_dir() / (decl.name + ".npy");
+    write_npy(f.string(), in.back());
+    files += (files.empty() ? "" : ",") + f.string();
+  }
+  const fs::path out = temp_dir() / "out";
+  fs::remove_all(out);
+  const Outcome r = run("eval conv2d_bwd_weight --problem '" + line + "' --inputs " + files + " --out " + out.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto expected = run_reference(p, in);
+  EXPECT_EQ(read_npy<double>((out / "d_w.npy").string()).data, expected[0].data);
+  EXPECT_EQ(read_npy<double>((out / "d_bias.npy").string()).data, expected[1].data);
+}
+
+TEST(Cli, BadInputIsExitTwoWithAMessageNamingIt) {
+  const Outcome unknown = run("gradcheck convolution");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.output.find("unknown operator 'convolution'; known operators:"), std::string::npos) << unknown.output;
+
+  const Outcome bad_line = run("gradcheck --problem 'group_norm_bwd:c=6,g=4'");
+  EXPECT_EQ(bad_line.status, 2);
+  EXPECT_NE(bad_line.output.find("channels c=6 not divisible by groups g=4"), std::string::npos) << bad_line.output;
+
+  const Outcome forward = run("gradcheck --problem 'softmax:m=2,n=3'");
+  EXPECT_EQ(forward.status, 2);
+  EXPECT_NE(forward.output.find("softmax is not a backward operator"), std::string::npos) << forward.output;
+
+  const fs::path x = temp_dir() / "x35.npy";
+  write_npy(x.string(), TensorD(Shape{3, 5}));
+  const Outcome shape = run("eval softmax --problem 'softmax:m=3,n=4' --inputs " + x.string() + " --out " + (temp_dir() / "o").string());
+  EXPECT_EQ(shape.status, 2);
+  EXPECT_NE(shape.output.find("input 'x' must have shape [3,4], the file holds [3,5]"), std::string::npos) << shape.output;
+
+  const Outcome count = run("eval add --problem 'add:n=15' --inputs " + x.string() + " --out " + (temp_dir() / "o").string());
+  EXPECT_EQ(count.status, 2);
+  EXPECT_NE(count.output.find("add takes 2 inputs"), std::string::npos) << count.output;
+
+  const Outcome missing = run("eval softmax --problem 'softmax:m=3,n=5' --inputs /nonexistent.npy --out " + (temp_dir() / "o").string());
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.output.find("cannot open /nonexistent.npy"), std::string::npos) << missing.output;
+
+  const Outcome usage = run("gradcheck --cases -3 act_bwd");
+  EXPECT_EQ(usage.status, 2) << usage.output;
+}
+
+TEST(Cli, GradcheckPassesAndWritesJson) {
+  const fs::path json = temp_dir() / "g.json";
+  const Outcome r = run("gradcheck conv2d --cases 4 --seed 3 --json " + json.string());
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("conv2d_bwd_data        pass  4 cases"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("conv2d_bwd_weight      pass  4 cases"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::file_size(json) > 100);
+}
+
+#ifdef PLUMBLINE_WITH_OPENCL
+TEST(Cli, DevicesWithoutAnyDriverSaysSo) {
+  const Outcome r = run("devices", "OCL_ICD_VENDORS=/nonexistent-vendors-dir");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no OpenCL platform found"), std::string::npos) << r.output;
+  const Outcome ok = run("devices");
+  EXPECT_EQ(ok.status, 0) << ok.output;
+  EXPECT_NE(ok.output.find(":0  "), std::string::npos) << ok.output;
+}
+#endif
