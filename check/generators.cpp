@@ -13,13 +13,13 @@ rc::Gen<int64_t> dim(int64_t max) {
   std::vector<int64_t> special;
   for (int64_t v : {1, 2, 3, 5, 7, 11, 13, 15, 16, 17, 31, 32, 33, 41, 47, 55, 61, 63, 64, 65, 127, 128, 129})
     if (v <= max) special.push_back(v);
-  return rc::gen::weightedOneOf<int64_t>(
-      {{3, rc::gen::inRange<int64_t>(1, std::min<int64_t>(max, 9) + 1)}, {2, rc::gen::elementOf(special)}});
+  const rc::Gen<int64_t> few = small(1, std::min<int64_t>(max, 9)), awkward = pick(special);
+  return mix<int64_t>({few, few, few, awkward, awkward});
 }
 
 rc::Gen<int64_t> small(int64_t lo, int64_t hi) { return rc::gen::inRange<int64_t>(lo, hi + 1); }
 
-rc::Gen<std::string> choice(const std::vector<std::string>& values) { return rc::gen::elementOf(values); }
+rc::Gen<std::string> choice(const std::vector<std::string>& values) { return pick(values); }
 
 Problem fit_budget(const std::string& op, Attrs attrs, const std::vector<std::pair<std::string, int64_t>>& shrinkable,
                    double budget) {

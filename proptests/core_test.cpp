@@ -5,8 +5,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "check/generators.hpp"
+#include "check/shrink.hpp"
 #include "core/error.hpp"
 #include "core/npy.hpp"
 #include "core/random.hpp"
@@ -44,6 +46,16 @@ RC_GTEST_PROP(ProblemLine, EveryGeneratedProblemRoundTrips, ()) {
   const Problem q = Problem::parse(line);
   RC_ASSERT(q == p);
   RC_ASSERT(q.line() == line);
+}
+
+TEST(Generators, ShrinkToTheDefaultProblem) {
+  // A case that always fails shrinks all the way: to the operator's defaults, the smallest problem.
+  for (const auto& op : Registry::get().names())
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+      const auto big = sample_problem(op, 1e7, seed, 1, 1);
+      const Problem small = shrink_failure(big, [](const Problem&) { return true; });
+      EXPECT_EQ(small.line(), Problem::make(op).line()) << "shrunk from " << big.value().line();
+    }
 }
 
 TEST(ProblemLine, CanonicalFormListsEveryAttributeInOrder) {
@@ -230,4 +242,44 @@ TEST(Npy, BadFilesGetClearErrors) {
   }
   EXPECT_NE(error_of([&] { read_npy<float>(temp_file("text.npy")); }).find("not a .npy file"), std::string::npos);
   EXPECT_NE(error_of([&] { read_npy<float>(temp_file("missing.npy")); }).find("cannot open"), std::string::npos);
+}
+
+// ---- generators reach the awkward shapes of DESIGN.md --------------------------------------------
+
+TEST(Generators, ReachTheAwkwardShapes) {
+  std::set<int64_t> spatial;
+  bool stride2 = false, stride3 = false, asym_pad = false, dilated = false, depthwise = false, grouped = false;
+  bool big_kernel = false, batch = false;
+  for (int i = 0; i < 3000; ++i) {
+    const Problem p = sample_problem("conv2d", 1e8, 11, i, 3000).value();
+    spatial.insert(p.i("h"));
+    spatial.insert(p.i("w"));
+    stride2 |= p.i("sh") == 2;
+    stride3 |= p.i("sw") == 3;
+    asym_pad |= p.i("ph") != p.i("pw");
+    dilated |= p.i("dh") > 1 && p.i("dw") > 1;
+    depthwise |= p.i("g") > 1 && p.i("g") == p.i("c") && p.i("g") == p.i("k");
+    grouped |= p.i("g") > 1 && p.i("c") > p.i("g");
+    big_kernel |= p.i("r") > 7 && p.i("s") > 7;
+    batch |= p.i("n") > 1;
+  }
+  for (int64_t v : {1, 2, 3, 5, 7, 11, 13, 15, 16, 17, 31, 32, 33, 41, 47, 55, 61, 63, 64, 65})
+    EXPECT_TRUE(spatial.count(v)) << "conv spatial size " << v << " never generated";
+  EXPECT_TRUE(stride2 && stride3 && asym_pad && dilated && depthwise && grouped && big_kernel && batch);
+
+  bool k_not_mult4 = false, tall = false, wide = false, batched = false, trans = false, boundary = false;
+  for (int i = 0; i < 2000; ++i) {
+    const Problem p = sample_problem("matmul", 1e8, 5, i, 2000).value();
+    k_not_mult4 |= p.i("k") % 4 != 0 && p.i("k") > 4;
+    tall |= p.i("m") >= 8 * p.i("n");
+    wide |= p.i("n") >= 8 * p.i("m");
+    batched |= p.i("batch") > 1;
+    trans |= p.i("ta") && p.i("tb");
+    boundary |= p.i("m") == 129 || p.i("n") == 127;
+  }
+  EXPECT_TRUE(k_not_mult4 && tall && wide && batched && trans && boundary);
+
+  std::set<std::string> acts;
+  for (int i = 0; i < 500; ++i) acts.insert(sample_problem("gemm_bias_act", 1e8, 3, i, 500).value().s("act"));
+  EXPECT_EQ(acts.size(), activation_kinds().size());
 }

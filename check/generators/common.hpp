@@ -11,6 +11,23 @@
 
 namespace plumbline::gen {
 
+// One of the values, uniformly at every size (awkward values must come up early too), shrinking
+// toward the first. (RapidCheck's own elementOf and weightedOneOf do not shrink the choice.)
+template <class T>
+rc::Gen<T> pick(std::vector<T> values) {
+  return [values](const rc::Random& random, int) {
+    const size_t i = static_cast<size_t>(rc::Random(random).next() % values.size());
+    return rc::shrinkable::map(rc::shrinkable::shrinkRecur(i, [](size_t x) { return rc::shrink::towards<size_t>(x, 0); }),
+                               [values](size_t k) { return values[k]; });
+  };
+}
+// A value from one of the generators, chosen as pick() chooses (list one several times to weight it);
+// shrinks toward the first generator, then within the chosen one.
+template <class T>
+rc::Gen<T> mix(std::vector<rc::Gen<T>> gens) {
+  return rc::gen::join(pick(std::move(gens)));
+}
+
 // A dimension in [1, max]: mostly small, often a special size (primes, tile boundaries +-1,
 // 41/47/55/61). Shrinks toward 1.
 rc::Gen<int64_t> dim(int64_t max);

@@ -11,10 +11,13 @@ rc::Gen<Problem> conv_gen(double budget) {
     const int64_t kind = *small(0, 2);  // 0: g = 1, 1: grouped, 2: depthwise (g = c = k)
     const int64_t g = kind == 0 ? 1 : *small(2, 6);
     const int64_t cg = kind == 2 ? 1 : *small(1, 5), kg = kind == 2 ? 1 : *small(1, 5);
-    const auto kernel = [] { return *rc::gen::weightedOneOf<int64_t>({{3, rc::gen::elementOf(std::vector<int64_t>{1, 3, 5, 7})}, {1, small(1, 11)}}); };
+    // Mostly the usual odd kernels; sometimes any size up to 11 (larger than 7x7).
+    const auto usual = pick<int64_t>({1, 3, 5, 7});
+    const auto kernel = [&] { return *mix<int64_t>({usual, usual, usual, small(1, 11)}); };
+    const auto one = rc::gen::just<int64_t>(1);
+    const auto dilation = mix<int64_t>({one, one, one, small(2, 3)});
     const int64_t r = kernel(), s = kernel();
-    const int64_t dh = *rc::gen::weightedOneOf<int64_t>({{3, rc::gen::just<int64_t>(1)}, {1, small(2, 3)}});
-    const int64_t dw = *rc::gen::weightedOneOf<int64_t>({{3, rc::gen::just<int64_t>(1)}, {1, small(2, 3)}});
+    const int64_t dh = *dilation, dw = *dilation;
     const int64_t ph = *small(0, r), pw = *small(0, s);
     // The input must hold at least one dilated window.
     const int64_t h = std::max<int64_t>({*dim(65), dh * (r - 1) + 1 - 2 * ph, 1});

@@ -5,9 +5,15 @@ namespace plumbline::gen {
 
 namespace {
 
+// No batch (shrinks there) or a batch of 1-4.
+rc::Gen<int64_t> batch_gen() {
+  const auto none = rc::gen::just<int64_t>(0);
+  return mix<int64_t>({none, none, none, small(1, 4), small(1, 4)});
+}
+
 rc::Gen<Problem> matmul_gen(double budget) {
   return rc::gen::exec([budget] {
-    Attrs a{{"batch", *rc::gen::weightedOneOf<int64_t>({{3, rc::gen::just<int64_t>(0)}, {2, small(1, 4)}})},
+    Attrs a{{"batch", *batch_gen()},
             {"m", *dim(129)}, {"k", *dim(129)}, {"n", *dim(129)},
             {"ta", *small(0, 1)}, {"tb", *small(0, 1)}};
     return fit_budget("matmul", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, budget);
@@ -16,7 +22,7 @@ rc::Gen<Problem> matmul_gen(double budget) {
 
 rc::Gen<Problem> gemm_bias_act_gen(double budget) {
   return rc::gen::exec([budget] {
-    const int64_t batch = *rc::gen::weightedOneOf<int64_t>({{3, rc::gen::just<int64_t>(0)}, {2, small(1, 4)}});
+    const int64_t batch = *batch_gen();
     Attrs a{{"batch", batch}, {"m", *dim(129)}, {"k", *dim(129)}, {"n", *dim(129)},
             {"act", *choice(activation_kinds())},
             {"bshared", batch > 0 ? *small(0, 1) : int64_t{0}}};

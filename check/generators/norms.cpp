@@ -5,11 +5,11 @@ namespace plumbline::gen {
 
 namespace {
 
-rc::Gen<double> eps_gen() { return rc::gen::elementOf(std::vector<double>{1e-5, 1e-6, 1e-3, 0.1}); }
+rc::Gen<double> eps_gen() { return pick<double>({1e-5, 1e-6, 1e-3, 0.1}); }
 
 rc::Gen<Problem> group_norm_gen(double budget) {
   return rc::gen::exec([budget] {
-    const int64_t g = *rc::gen::weightedOneOf<int64_t>({{3, small(1, 8)}, {1, rc::gen::elementOf(std::vector<int64_t>{16, 32})}});
+    const int64_t g = *mix<int64_t>({small(1, 8), small(1, 8), small(1, 8), pick<int64_t>({16, 32})});
     const int64_t cg = *small(1, 6);
     Attrs a{{"n", *small(1, 3)}, {"c", g * cg}, {"h", *dim(65)}, {"w", *dim(65)}, {"g", g}, {"eps", *eps_gen()}};
     return fit_budget("group_norm", a, {{"h", 1}, {"w", 1}, {"n", 1}}, budget);

@@ -7,12 +7,13 @@ namespace {
 
 rc::Gen<Problem> pool_gen(const std::string& op, double budget) {
   return rc::gen::exec([budget, op] {
+    const auto stride = pick<int64_t>({2, 1, 3});  // shrinks to the default, 2
     const int64_t kh = *small(2, 9), kw = *small(2, 9);
     const int64_t ph = *small(0, kh / 2), pw = *small(0, kw / 2);
     const int64_t h = std::max(*dim(65), kh - 2 * ph), w = std::max(*dim(65), kw - 2 * pw);
     Attrs a{{"n", *small(1, 3)}, {"c", *small(1, 5)}, {"h", h}, {"w", w}, {"kh", kh}, {"kw", kw},
-            {"sh", *small(1, 3)}, {"sw", *small(1, 3)}, {"ph", ph}, {"pw", pw}};
-    if (op == "avg_pool2d") a["cip"] = *small(0, 1);
+            {"sh", *stride}, {"sw", *stride}, {"ph", ph}, {"pw", pw}};
+    if (op == "avg_pool2d") a["cip"] = *pick<int64_t>({1, 0});  // shrinks to the default, 1
     return fit_budget(op, a, {{"h", std::max<int64_t>(kh - 2 * ph, 1)}, {"w", std::max<int64_t>(kw - 2 * pw, 1)}, {"c", 1}}, budget);
   });
 }
