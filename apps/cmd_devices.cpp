@@ -14,9 +14,11 @@ std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 }  // namespace
 
 void add_devices_command(CLI::App& app, Context& ctx) {
+  auto selector = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("devices", "List the OpenCL devices and their selectors (for --device / PLUMBLINE_DEVICE)");
-  cmd->callback([] {
-    for (const auto& d : ocl::list_devices()) {
+  cmd->add_option("--device", *selector, "only the devices this selector names (all, pocl, nvidia:0, ...)");
+  cmd->callback([selector] {
+    for (const auto& d : selector->empty() ? ocl::list_devices() : ocl::select_devices(*selector)) {
       std::cout << d.selector << "  " << d.name << "\n"
                 << "    platform:        " << d.platform_name << " (" << d.platform_version << ")\n"
                 << "    driver:          " << d.driver_version << ", " << d.device_version << "\n"
