@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   add_eval_command(app, ctx);
 #ifdef PLUMBLINE_WITH_OPENCL
   add_devices_command(app, ctx);
+  add_check_command(app, ctx);
 #endif
   try {
     app.parse(argc, argv);

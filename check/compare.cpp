@@ -1,0 +1,93 @@
+#include "check/compare.hpp"
+
+#include <cfloat>
+#include <cmath>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace plumbline {
+
+namespace {
+
+std::string show(double v) {
+  std::ostringstream o;
+  o.precision(9);
+  o << v;
+  return o.str();
+}
+
+// The float closest to a double beyond float's range is Inf: a kernel may return it there.
+bool beyond_float(double v) { return std::abs(v) > static_cast<double>(FLT_MAX) * (1 + kUnitRoundoff); }
+
+}  // namespace
+
+Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model) {
+  if (got.shape != ref.shape)
+    throw Error("output '" + name + "' has shape " + got.shape.str() + ", the reference " + ref.shape.str());
+  if (model.mag.numel() && model.mag.shape != ref.shape) throw Error("error model of '" + name + "' has the wrong shape");
+  Comparison c;
+  c.elements = got.numel();
+  int64_t zero_where_nonzero = 0, nonzero_refs = 0;
+  auto note = [&](int64_t i, double ratio, double bound, const std::string& why) {
+    if (ratio > c.worst_ratio || c.worst_index < 0) {
+      c.worst_ratio = ratio;
+      c.worst_index = i;
+      c.worst_got = got[i];
+      c.worst_ref = ref[i];
+      c.worst_bound = bound;
+    }
+    if (!why.empty() && c.message.empty())
+      c.message = "output '" + name + "' element " + std::to_string(i) + ": " + why;
+  };
+  const double g = gamma_of(model.k);
+  for (int64_t i = 0; i < c.elements; ++i) {
+    const double k = got[i], r = ref[i];
+    const double mag = model.mag.numel() ? model.mag[i] : 0.0;
+    if (beyond_float(mag)) {  // the terms overflow float: any float evaluation may overflow here
+      ++c.unrepresentable;
+      continue;
+    }
+    if (std::isnan(r) || std::isinf(r) || beyond_float(r)) {
+      const bool ok = std::isnan(r) ? std::isnan(k) : (std::isinf(k) || std::abs(k) >= FLT_MAX) && std::signbit(k) == std::signbit(r);
+      if (!ok) {
+        ++c.mismatches, ++c.nonfinite_mismatches;
+        note(i, INFINITY, 0, "kernel " + show(k) + ", reference " + show(r) + " (non-finite class differs)");
+      }
+      continue;
+    }
+    if (std::isnan(k) || std::isinf(k)) {
+      ++c.mismatches, ++c.nonfinite_mismatches;
+      note(i, INFINITY, 0, "kernel " + show(k) + " where the reference is finite (" + show(r) + ")");
+      continue;
+    }
+    // Below FLT_MIN a float result may be a subnormal (spacing 2^-149) or flushed to zero (devices need
+    // not support float denormals): FLT_MIN is the floor of every bound.
+    const double bound = model.exact ? 0.0 : kBoundConstant * (g * mag + model.ulps * kUnitRoundoff * std::abs(r)) + FLT_MIN;
+    const double err = model.exact ? std::abs(k - static_cast<double>(static_cast<float>(r))) : std::abs(k - r);
+    if (r != 0 && std::abs(r) > bound) {
+      ++nonzero_refs;
+      if (k == 0) ++zero_where_nonzero;
+    }
+    const double ratio = err == 0 ? 0.0 : (bound > 0 ? err / bound : INFINITY);
+    if (ratio > 1) {
+      ++c.mismatches;
+      note(i, ratio, bound,
+           "kernel " + show(k) + ", reference " + show(r) + (model.exact ? " (exact mode: must be equal)" : ", error " + show(err) + " > bound " + show(bound)));
+    } else {
+      note(i, ratio, bound, "");
+    }
+  }
+  // More than half of the outputs that should be nonzero are exactly zero: the kernel likely computed
+  // nothing (or wrote zeros), which a loose comparison could pass.
+  if (nonzero_refs > 0 && zero_where_nonzero * 2 > nonzero_refs) {
+    c.untrustworthy = true;
+    c.message = "output '" + name + "' is zero in " + std::to_string(zero_where_nonzero) + " of " +
+                std::to_string(nonzero_refs) + " elements where the reference is not: untrustworthy" +
+                (c.message.empty() ? "" : "; " + c.message);
+  }
+  c.passed = c.mismatches == 0 && !c.untrustworthy;
+  return c;
+}
+
+}  // namespace plumbline

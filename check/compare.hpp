@@ -1,0 +1,43 @@
+#pragma once
+// Comparison of a kernel's float32 output with the reference (double), in DESIGN.md's layers:
+//   exact:     integer inputs make linear operators exact in float32: bit-for-bit (+-0 aside);
+//   bounded:   |kernel - ref| <= kC * (gamma(K) * mag + ulps * u * |ref|) + FLT_MIN, per element, where
+//              mag is the magnitude of the terms the output sums (the reference on |inputs| for linear
+//              operators, a per-operator derivation otherwise), K the reduction length, u = 2^-24;
+//   non-finite: NaN where the reference has NaN, Inf of the same sign where it has Inf (or where the
+//              true value lies beyond float's range), and a finite number where the reference has one.
+// The worst error/bound ratio is reported: a healthy kernel sits well below 1. An output mostly zero
+// where the reference is not is untrustworthy, whatever the ratio.
+#include <cstdint>
+#include <string>
+
+#include "core/tensor.hpp"
+
+namespace plumbline {
+
+inline constexpr double kUnitRoundoff = 1.0 / (1 << 24);  // float32: u = 2^-24
+inline constexpr double kBoundConstant = 2.0;             // kC: slack for the bounds' first-order terms
+inline double gamma_of(double k) { return k * kUnitRoundoff / (1 - k * kUnitRoundoff); }
+
+// How large an output's error may be. mag has the output's shape (empty tensor: zero).
+struct ErrorModel {
+  bool exact = false;  // compare bit for bit
+  double k = 0;        // reduction length: terms summed into one output element
+  double ulps = 0;     // rounding of the final steps, in units of u * |ref|
+  TensorD mag;         // magnitude of the summed terms, per element
+};
+
+struct Comparison {
+  bool passed = true;
+  bool untrustworthy = false;  // mostly zeros where the reference is not
+  int64_t elements = 0, mismatches = 0, nonfinite_mismatches = 0;
+  int64_t unrepresentable = 0;  // elements whose terms exceed float's range: not judged
+  double worst_ratio = 0;  // max error / bound (exact mode: 0, or infinity at a mismatch)
+  int64_t worst_index = -1;
+  double worst_got = 0, worst_ref = 0, worst_bound = 0;
+  std::string message;  // the first problem, in words (empty when passed)
+};
+
+Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model);
+
+}  // namespace plumbline

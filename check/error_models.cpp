@@ -1,0 +1,47 @@
+#include "check/error_models.hpp"
+
+#include <cmath>
+
+#include "core/error.hpp"
+#include "reference/reference.hpp"
+
+namespace plumbline {
+
+namespace {
+
+const std::map<std::string, ErrorModelFn>& table() {
+  static const std::map<std::string, ErrorModelFn> t = [] {
+    std::map<std::string, ErrorModelFn> m;
+    models::add_elementwise(m);
+    models::add_reductions(m);
+    models::add_gemm(m);
+    return m;
+  }();
+  return t;
+}
+
+}  // namespace
+
+bool has_error_model(const std::string& op) { return table().count(op) > 0; }
+
+std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref,
+                                     bool integer_inputs) {
+  auto it = table().find(p.op());
+  if (it == table().end()) throw Error("operator '" + p.op() + "' has no error model yet");
+  std::vector<ErrorModel> m = it->second(p, inputs, ref, integer_inputs);
+  if (m.size() != ref.size()) throw Error("error model of " + p.op() + " covers the wrong number of outputs");
+  return m;
+}
+
+std::vector<ErrorModel> models::linear(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<double>& k,
+                                       bool exact, double ulps) {
+  std::vector<TensorD> abs_inputs = inputs;
+  for (auto& t : abs_inputs)
+    for (auto& v : t.data) v = std::abs(v);
+  std::vector<TensorD> mag = run_reference(p, abs_inputs);
+  std::vector<ErrorModel> out;
+  for (size_t i = 0; i < mag.size(); ++i) out.push_back({exact, k.at(i), ulps, std::move(mag[i])});
+  return out;
+}
+
+}  // namespace plumbline

@@ -1,0 +1,35 @@
+#pragma once
+// Per-operator error models: for each output, the ErrorModel that check/compare.hpp applies. Each
+// family's file derives its bounds (comments there); docs/verification.md summarizes them.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "check/compare.hpp"
+#include "core/problem.hpp"
+
+namespace plumbline {
+
+// inputs: the values the kernel received (as double); ref: the reference outputs; integer_inputs:
+// inputs are small integers (exact mode applies to linear operators).
+using ErrorModelFn = std::function<std::vector<ErrorModel>(const Problem&, const std::vector<TensorD>& inputs,
+                                                           const std::vector<TensorD>& ref, bool integer_inputs)>;
+
+std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs,
+                                     const std::vector<TensorD>& ref, bool integer_inputs);
+bool has_error_model(const std::string& op);
+
+namespace models {
+
+// Linear operators: mag = the reference on |inputs|; k per output; exact on integer inputs if allowed.
+std::vector<ErrorModel> linear(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<double>& k,
+                               bool exact, double ulps = 0);
+
+void add_elementwise(std::map<std::string, ErrorModelFn>& m);
+void add_reductions(std::map<std::string, ErrorModelFn>& m);
+void add_gemm(std::map<std::string, ErrorModelFn>& m);
+
+}  // namespace models
+
+}  // namespace plumbline

@@ -1,0 +1,49 @@
+#pragma once
+// One case of a kernel check: draw inputs, evaluate the reference in double, run the kernel(s) on an
+// OpenCL device with poisoned outputs and guarded buffers, and compare every output (check/compare.hpp).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/compare.hpp"
+#include "core/problem.hpp"
+#include "core/random.hpp"
+#include "opencl/launch.hpp"
+
+namespace plumbline {
+
+// A user's kernel file replacing ours: its entry points, one per step of the operator's launch plan.
+struct UserKernel {
+  std::string path;
+  std::vector<std::string> entries;
+};
+
+struct CaseResult {
+  Problem problem;
+  std::string device;
+  Values values = Values::Normal;
+  uint64_t seed = 0;
+  bool passed = false;
+  std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, untrustworthy
+  std::string message;  // the first problem, in words
+  double worst_ratio = 0;
+  double seconds = 0;   // kernel time from profiling events
+};
+
+class KernelChecker {
+ public:
+  KernelChecker(ocl::Runtime& runtime, std::optional<UserKernel> user = std::nullopt);
+  CaseResult run(const Problem& p, Values values, uint64_t seed);
+
+ private:
+  const cl::Program& program_for(const ocl::LaunchPlan& plan);
+
+  ocl::Runtime& rt_;
+  std::optional<UserKernel> user_;
+  std::map<std::string, cl::Program> programs_;
+};
+
+// The command that re-runs one case.
+std::string check_repro(const CaseResult& r, const std::optional<UserKernel>& user);
+
+}  // namespace plumbline

@@ -1,0 +1,49 @@
+// Reductions and shape kernels: sum, mean (all, or per row), transpose.
+// ABI (docs/kernel-abi.md): inputs, outputs, then every attribute (over: 0 all, 1 row).
+#define REDUCE_WG 256
+
+// One work-group per row (over = row) or one for everything (over = all): each work-item sums a
+// strided slice, then a tree reduction in local memory. NaN and Inf propagate through the sums.
+// The mean sums x / len, not x: a sum beyond float's range must not turn a finite mean into Inf.
+void reduce_rows(__global const float* x, __global float* y, int m, int n, int over, int mean,
+                 __local float* part) {
+  const int lid = get_local_id(0), row = get_group_id(0);
+  const long len = over == 0 ? (long)m * n : n;
+  const long base = over == 0 ? 0 : (long)row * n;
+  const float scale = mean ? 1.0f / (float)len : 1.0f;
+  float s = 0.0f;
+  for (long j = lid; j < len; j += REDUCE_WG) s += mean ? x[base + j] * scale : x[base + j];
+  part[lid] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = REDUCE_WG / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) part[lid] += part[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) y[row] = part[0];
+}
+
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
+void reduce_sum(__global const float* x, __global float* y, int m, int n, int over) {
+  __local float part[REDUCE_WG];
+  reduce_rows(x, y, m, n, over, 0, part);
+}
+
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
+void reduce_mean(__global const float* x, __global float* y, int m, int n, int over) {
+  __local float part[REDUCE_WG];
+  reduce_rows(x, y, m, n, over, 1, part);
+}
+
+// transpose: 16x16 tiles through local memory (padded by one column against bank conflicts), so that
+// both the reads of x and the writes of y are coalesced. Global size: (ceil(n/16)*16, ceil(m/16)*16).
+#define TILE 16
+__kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
+void transpose(__global const float* x, __global float* y, int m, int n) {
+  __local float tile[TILE][TILE + 1];
+  const int lx = get_local_id(0), ly = get_local_id(1);
+  const int col = get_group_id(0) * TILE + lx, row = get_group_id(1) * TILE + ly;
+  if (row < m && col < n) tile[ly][lx] = x[(long)row * n + col];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int out_row = get_group_id(0) * TILE + ly, out_col = get_group_id(1) * TILE + lx;  // y is n x m
+  if (out_row < n && out_col < m) y[(long)out_row * m + out_col] = tile[lx][ly];
+}

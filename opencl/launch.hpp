@@ -1,0 +1,55 @@
+#pragma once
+// How each operator's kernels are launched. Every entry point follows one ABI (docs/kernel-abi.md):
+//   __kernel void ENTRY(inputs..., outputs..., attributes...)
+// with buffers in the signature's order (inputs const), then every attribute of the operator in the
+// registry's order: integers and flags as int, names as int (their index among the choices), eps as
+// float. An operator runs as one or more steps, each an entry point with its own NDRange; every step
+// receives the same arguments. A launch plan says which file, which entries and which NDRanges.
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/problem.hpp"
+#include "opencl/runtime.hpp"
+
+namespace plumbline::ocl {
+
+struct Dispatch {
+  cl::NDRange global, local;
+};
+
+struct KernelStep {
+  std::string entry;
+  std::function<Dispatch(const Problem&)> dispatch;
+};
+
+struct LaunchPlan {
+  std::string file;  // under kernel_dir()
+  std::vector<KernelStep> steps;
+};
+
+const LaunchPlan* find_launch_plan(const std::string& op);
+std::vector<std::string> ops_with_kernels();
+
+// Sets the ABI's arguments on `kernel` for problem p.
+void set_abi_args(cl::Kernel& kernel, const Problem& p, const std::vector<GuardedBuffer*>& inputs,
+                  const std::vector<GuardedBuffer*>& outputs);
+
+// Runs every step of the plan with `program` (entries renamed by `entries` when not empty);
+// returns the summed kernel time in seconds.
+double launch(Runtime& rt, const Problem& p, const LaunchPlan& plan, const cl::Program& program,
+              const std::vector<std::string>& entries, const std::vector<GuardedBuffer*>& inputs,
+              const std::vector<GuardedBuffer*>& outputs);
+
+// Dispatch helpers: one work-item per element in groups of `wg`; a 2-D grid of tiles.
+Dispatch linear(int64_t count, size_t wg = 256);
+Dispatch groups(int64_t count, size_t wg);  // `count` work-groups of `wg` work-items
+Dispatch tiles2d(int64_t cols, int64_t rows, size_t tile, int64_t depth = 1);
+
+// Family tables (opencl/launchers/<family>.cpp).
+void add_elementwise_plans(std::map<std::string, LaunchPlan>& plans);
+void add_reduction_plans(std::map<std::string, LaunchPlan>& plans);
+void add_gemm_plans(std::map<std::string, LaunchPlan>& plans);
+
+}  // namespace plumbline::ocl
