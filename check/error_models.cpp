@@ -15,6 +15,7 @@ const std::map<std::string, ErrorModelFn>& table() {
     models::add_elementwise(m);
     models::add_reductions(m);
     models::add_gemm(m);
+    models::add_pooling(m);
     return m;
   }();
   return t;

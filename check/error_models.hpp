@@ -29,6 +29,7 @@ std::vector<ErrorModel> linear(const Problem& p, const std::vector<TensorD>& inp
 void add_elementwise(std::map<std::string, ErrorModelFn>& m);
 void add_reductions(std::map<std::string, ErrorModelFn>& m);
 void add_gemm(std::map<std::string, ErrorModelFn>& m);
+void add_pooling(std::map<std::string, ErrorModelFn>& m);
 
 }  // namespace models
 

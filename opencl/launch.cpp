@@ -15,6 +15,7 @@ const std::map<std::string, LaunchPlan>& plans() {
     add_elementwise_plans(t);
     add_reduction_plans(t);
     add_gemm_plans(t);
+    add_pooling_plans(t);
     return t;
   }();
   return table;

@@ -51,5 +51,6 @@ Dispatch tiles2d(int64_t cols, int64_t rows, size_t tile, int64_t depth = 1);
 void add_elementwise_plans(std::map<std::string, LaunchPlan>& plans);
 void add_reduction_plans(std::map<std::string, LaunchPlan>& plans);
 void add_gemm_plans(std::map<std::string, LaunchPlan>& plans);
+void add_pooling_plans(std::map<std::string, LaunchPlan>& plans);
 
 }  // namespace plumbline::ocl

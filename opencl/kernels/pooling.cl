@@ -1,0 +1,132 @@
+// Pooling kernels (NCHW). ABI (docs/kernel-abi.md): inputs, outputs, then every attribute:
+// n, c, h, w, kh, kw, sh, sw, ph, pw (and cip for avg_pool2d). Window (i, j) of a plane covers rows
+// i*sh - ph .. + kh - 1 and columns j*sw - pw .. + kw - 1; cells outside the input are padding.
+
+int pool_out(int in, int k, int s, int p) { return (in + 2 * p - k) / s + 1; }
+
+// Index within the plane of the first maximum of window (i, j), scanning row by row; NaN counts as
+// the largest value (it propagates). Padding never wins.
+int window_argmax(__global const float* plane, int h, int w, int kh, int kw, int sh, int sw, int ph, int pw, int i, int j) {
+  int best = -1;
+  float best_v = 0.0f;
+  for (int a = 0; a < kh; ++a) {
+    const int r = i * sh - ph + a;
+    if (r < 0 || r >= h) continue;
+    for (int b = 0; b < kw; ++b) {
+      const int c = j * sw - pw + b;
+      if (c < 0 || c >= w) continue;
+      const float v = plane[r * w + c];
+      if (best < 0 || (!isnan(best_v) && (v > best_v || isnan(v)))) {
+        best = r * w + c;
+        best_v = v;
+      }
+    }
+  }
+  return best;
+}
+
+// Number of input cells in window (i, j), or kh * kw with count_include_pad.
+int window_count(int h, int w, int kh, int kw, int sh, int sw, int ph, int pw, int cip, int i, int j) {
+  if (cip) return kh * kw;
+  const int r0 = max(i * sh - ph, 0), r1 = min(i * sh - ph + kh, h);
+  const int c0 = max(j * sw - pw, 0), c1 = min(j * sw - pw + kw, w);
+  return (r1 - r0) * (c1 - c0);
+}
+
+// One work-item per output element.
+__kernel void max_pool_forward(__global const float* x, __global float* y, int n, int c, int h, int w, int kh, int kw,
+                               int sh, int sw, int ph, int pw) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
+  const long o = get_global_id(0);
+  if (o >= (long)n * c * oh * ow) return;
+  const long plane = o / (oh * ow);
+  const int i = (o / ow) % oh, j = o % ow;
+  __global const float* xp = x + plane * h * w;
+  y[o] = xp[window_argmax(xp, h, w, kh, kw, sh, sw, ph, pw, i, j)];
+}
+
+// The windows of one axis that hold input position r: i from ceil((r + p - k + 1) / s) to
+// floor((r + p) / s), clipped to [0, out).
+int first_window(int r, int k, int s, int p) {
+  const int num = r + p - k + 1;
+  return num <= 0 ? 0 : (num + s - 1) / s;
+}
+int last_window(int r, int s, int p, int out) { return min((r + p) / s, out - 1); }
+
+// One work-item per input element: gathers d_y from every window whose first maximum it is, in window
+// order (no atomics, deterministic).
+__kernel void max_pool_backward(__global const float* x, __global const float* d_y, __global float* d_x, int n, int c,
+                                int h, int w, int kh, int kw, int sh, int sw, int ph, int pw) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
+  const long e = get_global_id(0);
+  if (e >= (long)n * c * h * w) return;
+  const long plane = e / (h * w);
+  const int r = (e / w) % h, col = e % w, cell = r * w + col;
+  __global const float* xp = x + plane * h * w;
+  float g = 0.0f;
+  for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
+    for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
+      if (window_argmax(xp, h, w, kh, kw, sh, sw, ph, pw, i, j) == cell) g += d_y[(plane * oh + i) * ow + j];
+  d_x[e] = g;
+}
+
+__kernel void avg_pool_forward(__global const float* x, __global float* y, int n, int c, int h, int w, int kh, int kw,
+                               int sh, int sw, int ph, int pw, int cip) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
+  const long o = get_global_id(0);
+  if (o >= (long)n * c * oh * ow) return;
+  const long plane = o / (oh * ow);
+  const int i = (o / ow) % oh, j = o % ow;
+  // Each term scaled by 1/count before summing: a finite average never overflows.
+  const float scale = 1.0f / (float)window_count(h, w, kh, kw, sh, sw, ph, pw, cip, i, j);
+  float s = 0.0f;
+  for (int a = 0; a < kh; ++a) {
+    const int r = i * sh - ph + a;
+    if (r < 0 || r >= h) continue;
+    for (int b = 0; b < kw; ++b) {
+      const int col = j * sw - pw + b;
+      if (col >= 0 && col < w) s += x[plane * h * w + r * w + col] * scale;
+    }
+  }
+  y[o] = s;
+}
+
+// One work-item per input element: the share of every window that holds it.
+__kernel void avg_pool_backward(__global const float* d_y, __global float* d_x, int n, int c, int h, int w, int kh,
+                                int kw, int sh, int sw, int ph, int pw, int cip) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
+  const long e = get_global_id(0);
+  if (e >= (long)n * c * h * w) return;
+  const long plane = e / (h * w);
+  const int r = (e / w) % h, col = e % w;
+  float g = 0.0f;
+  for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
+    for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
+      g += d_y[(plane * oh + i) * ow + j] / (float)window_count(h, w, kh, kw, sh, sw, ph, pw, cip, i, j);
+  d_x[e] = g;
+}
+
+// One 64-wide work-group per (n, c) plane; sums x / (h*w) so that a finite mean never overflows.
+#define GAP_WG 64
+__kernel __attribute__((reqd_work_group_size(GAP_WG, 1, 1)))
+void global_avg_pool_forward(__global const float* x, __global float* y, int n, int c, int h, int w) {
+  __local float part[GAP_WG];
+  const int lid = get_local_id(0);
+  const long plane = get_group_id(0);
+  const int hw = h * w;
+  const float scale = 1.0f / (float)hw;
+  float s = 0.0f;
+  for (int k = lid; k < hw; k += GAP_WG) s += x[plane * hw + k] * scale;
+  part[lid] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = GAP_WG / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) part[lid] += part[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) y[plane] = part[0];
+}
+
+__kernel void global_avg_pool_backward(__global const float* d_y, __global float* d_x, int n, int c, int h, int w) {
+  const long e = get_global_id(0);
+  if (e < (long)n * c * h * w) d_x[e] = d_y[e / (h * w)] / (float)(h * w);
+}
