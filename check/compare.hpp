@@ -25,6 +25,9 @@ struct ErrorModel {
   double k = 0;        // reduction length: terms summed into one output element
   double ulps = 0;     // rounding of the final steps, in units of u * |ref|
   TensorD mag;         // magnitude of the summed terms, per element
+  // The largest intermediate an evaluation must hold, per element (empty: mag). Beyond float's range
+  // no float kernel can hold it, and the element is not judged.
+  TensorD peak;
 };
 
 struct Comparison {

@@ -16,6 +16,7 @@ const std::map<std::string, ErrorModelFn>& table() {
     models::add_reductions(m);
     models::add_gemm(m);
     models::add_pooling(m);
+    models::add_softmax(m);
     return m;
   }();
   return t;

@@ -62,13 +62,21 @@ TensorF make_input(const TensorDecl& decl, Values v, Rng& rng) {
     case Domain::ClassIndex:
       for (auto& x : t.data) x = static_cast<float>(std::uniform_int_distribution<int64_t>(0, decl.classes - 1)(rng));
       break;
-    case Domain::Distribution: {
-      // Rows of positive weights normalized to sum to 1 (the last dimension is the class axis).
+    case Domain::Distribution:
+    case Domain::LogDistribution: {
+      // Rows of non-negative weights normalized to sum to 1 (the last dimension is the class axis). With
+      // edge values, about a quarter of the weights are exactly 0 (never a whole row): log 0 = -Inf.
       const int64_t cols = decl.shape.rank() ? decl.shape[decl.shape.rank() - 1] : 1;
       for (int64_t r = 0; r < t.numel() / cols; ++r) {
         double total = 0;
-        for (int64_t j = 0; j < cols; ++j) total += t[r * cols + j] = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
-        for (int64_t j = 0; j < cols; ++j) t[r * cols + j] = static_cast<float>(t[r * cols + j] / total);
+        for (int64_t j = 0; j < cols; ++j) {
+          const bool zero = v == Values::Edge && j > 0 && std::uniform_int_distribution<int>(0, 3)(rng) == 0;
+          total += t[r * cols + j] = zero ? 0.0f : std::uniform_real_distribution<float>(0.01f, 1.0f)(rng);
+        }
+        for (int64_t j = 0; j < cols; ++j) {
+          const double w = t[r * cols + j] / total;
+          t[r * cols + j] = static_cast<float>(decl.domain == Domain::Distribution ? w : std::log(w));
+        }
       }
       break;
     }

@@ -28,7 +28,8 @@ struct AttrSpec {
 enum class Domain {
   Real,          // any float
   ClassIndex,    // integers in [0, classes): class labels stored as floats
-  Distribution,  // non-negative rows that sum to 1 (soft labels)
+  Distribution,     // non-negative rows that sum to 1 (soft labels, softmax outputs)
+  LogDistribution,  // the logarithms of such rows (log_softmax outputs; log 0 = -Inf)
 };
 
 struct TensorDecl {

@@ -16,6 +16,7 @@ const std::map<std::string, LaunchPlan>& plans() {
     add_reduction_plans(t);
     add_gemm_plans(t);
     add_pooling_plans(t);
+    add_softmax_plans(t);
     return t;
   }();
   return table;

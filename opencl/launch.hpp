@@ -52,5 +52,6 @@ void add_elementwise_plans(std::map<std::string, LaunchPlan>& plans);
 void add_reduction_plans(std::map<std::string, LaunchPlan>& plans);
 void add_gemm_plans(std::map<std::string, LaunchPlan>& plans);
 void add_pooling_plans(std::map<std::string, LaunchPlan>& plans);
+void add_softmax_plans(std::map<std::string, LaunchPlan>& plans);
 
 }  // namespace plumbline::ocl

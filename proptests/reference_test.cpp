@@ -282,6 +282,12 @@ TEST(ReferenceValues, SmallCasesByHand) {
   auto y = run_reference(Problem::parse("softmax:m=1,n=2"), {tensor({1, 2}, {0, std::log(3.0)})})[0];
   EXPECT_NEAR(y[0], 0.25, 1e-15);
   EXPECT_NEAR(y[1], 0.75, 1e-15);
+  // log_softmax beside a huge maximum: (x - max) - log(sum), never x - (max + log(sum)), where log 2 would
+  // be absorbed by FLT_MAX (a bug the kernel checks found in this reference).
+  const double big = 3.4028234663852886e38;
+  auto lsm = run_reference(Problem::parse("log_softmax:m=1,n=3"), {tensor({1, 3}, {big, 1.0, big})})[0];
+  EXPECT_NEAR(lsm[0], -std::log(2.0), 1e-15);
+  EXPECT_NEAR(lsm[2], -std::log(2.0), 1e-15);
   // cross entropy of uniform logits is ln C, whatever the label.
   auto ce = run_reference(Problem::parse("cross_entropy:b=2,c=4"), {TensorD(Shape{2, 4}, 3.0), tensor({2}, {0, 3})})[0];
   EXPECT_NEAR(ce[0], std::log(4.0), 1e-15);

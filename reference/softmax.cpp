@@ -17,8 +17,10 @@ void log_softmax_row(const T* x, T* out, int64_t n) {
   for (int64_t j = 1; j < n; ++j) mx = (x[j] > mx || std::isnan(x[j])) ? x[j] : mx;
   T sum = 0;
   for (int64_t j = 0; j < n; ++j) sum += std::exp(x[j] - mx);
-  const T lse = mx + std::log(sum);
-  for (int64_t j = 0; j < n; ++j) out[j] = x[j] - lse;
+  // (x - max) - log(sum), never x - (max + log(sum)): beside a huge max, log(sum) would be absorbed
+  // (a row with FLT_MAX twice must give -log 2, not 0).
+  const T log_sum = std::log(sum);
+  for (int64_t j = 0; j < n; ++j) out[j] = (x[j] - mx) - log_sum;
 }
 
 template <class T>

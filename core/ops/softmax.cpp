@@ -18,11 +18,12 @@ Signature softmax_signature(const Problem& p) {
   return s;
 }
 
-// Both backwards take the forward's output y (as frameworks do) and d_y.
+// Both backwards take the forward's output y (as frameworks do) and d_y: y is a row of probabilities
+// (softmax) or of their logarithms (log_softmax), and is drawn as one.
 Signature softmax_bwd_signature(const Problem& p) {
   const Shape sh{p.i("m"), p.i("n")};
   Signature s;
-  s.inputs = {{"y", sh}, {"d_y", sh}};
+  s.inputs = {{"y", sh, p.op() == "softmax_bwd" ? Domain::Distribution : Domain::LogDistribution}, {"d_y", sh}};
   s.outputs = {{"d_x", sh}};
   s.flops = 4.0 * sh.numel();
   return s;

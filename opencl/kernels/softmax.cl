@@ -1,0 +1,129 @@
+// Softmax and loss kernels. ABI (docs/kernel-abi.md): inputs, outputs, then every attribute
+// (softmax family: m, n; cross_entropy: b, c, labels with 0 = index, 1 = soft).
+// One 128-wide work-group per row: a tree reduction for the row's maximum (NaN counts as the largest,
+// so a NaN anywhere makes the row NaN, as the reference), then for the sum of exp(x - max).
+#define ROW_WG 128
+
+float max_nan(float a, float b) { return isnan(a) ? a : (isnan(b) ? b : fmax(a, b)); }
+
+// Row statistics into *mx and *sum; every work-item gets them. `part` holds ROW_WG floats.
+void row_max_sum(__global const float* x, int n, __local float* part, float* mx, float* sum) {
+  const int lid = get_local_id(0);
+  float m = -INFINITY;
+  for (int j = lid; j < n; j += ROW_WG) m = j == lid ? x[j] : max_nan(m, x[j]);
+  part[lid] = lid < n ? m : -INFINITY;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = ROW_WG / 2; s > 0; s >>= 1) {
+    if (lid < s) part[lid] = max_nan(part[lid], part[lid + s]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *mx = part[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float e = 0.0f;
+  for (int j = lid; j < n; j += ROW_WG) e += exp(x[j] - *mx);
+  part[lid] = e;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = ROW_WG / 2; s > 0; s >>= 1) {
+    if (lid < s) part[lid] += part[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *sum = part[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Sum over the row of f[j] (each work-item's strided share), reduced in the work-group.
+float row_total(float mine, __local float* part) {
+  const int lid = get_local_id(0);
+  part[lid] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = ROW_WG / 2; s > 0; s >>= 1) {
+    if (lid < s) part[lid] += part[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const float t = part[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return t;
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void softmax_forward(__global const float* x, __global float* y, int m, int n) {
+  __local float part[ROW_WG];
+  const long row = get_group_id(0);
+  float mx, sum;
+  row_max_sum(x + row * n, n, part, &mx, &sum);
+  for (int j = get_local_id(0); j < n; j += ROW_WG) y[row * n + j] = exp(x[row * n + j] - mx) / sum;
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void log_softmax_forward(__global const float* x, __global float* y, int m, int n) {
+  __local float part[ROW_WG];
+  const long row = get_group_id(0);
+  float mx, sum;
+  row_max_sum(x + row * n, n, part, &mx, &sum);
+  const float lse = log(sum);
+  for (int j = get_local_id(0); j < n; j += ROW_WG) y[row * n + j] = (x[row * n + j] - mx) - lse;
+}
+
+// d_x = y * (d_y - sum(d_y * y)), evaluated as y * d_y - y * dot: with y in [0, 1] neither product
+// overflows, while d_y - dot can (d_y = -FLT_MAX, dot > 0) where the result is finite.
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void softmax_backward(__global const float* y, __global const float* d_y, __global float* d_x, int m, int n) {
+  __local float part[ROW_WG];
+  const long base = (long)get_group_id(0) * n;
+  float mine = 0.0f;
+  for (int j = get_local_id(0); j < n; j += ROW_WG) mine += d_y[base + j] * y[base + j];
+  const float dot = row_total(mine, part);
+  for (int j = get_local_id(0); j < n; j += ROW_WG) d_x[base + j] = y[base + j] * d_y[base + j] - y[base + j] * dot;
+}
+
+// d_x = d_y - exp(y) * sum(d_y)
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void log_softmax_backward(__global const float* y, __global const float* d_y, __global float* d_x, int m, int n) {
+  __local float part[ROW_WG];
+  const long base = (long)get_group_id(0) * n;
+  float mine = 0.0f;
+  for (int j = get_local_id(0); j < n; j += ROW_WG) mine += d_y[base + j];
+  const float total = row_total(mine, part);
+  for (int j = get_local_id(0); j < n; j += ROW_WG) d_x[base + j] = d_y[base + j] - exp(y[base + j]) * total;
+}
+
+// Weight of class j in row i: one-hot of target[i] for class indices, target[i, j] for soft labels.
+float target_weight(__global const float* target, int labels, int c, long i, int j) {
+  return labels == 0 ? ((int)target[i] == j ? 1.0f : 0.0f) : target[i * c + j];
+}
+
+// loss = -(1/b) sum_i sum_j t_ij * log_softmax(logits_i)_j: one work-group walks the rows.
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_forward(__global const float* logits, __global const float* target, __global float* loss, int b, int c,
+                           int labels) {
+  __local float part[ROW_WG];
+  float total = 0.0f;
+  for (long i = 0; i < b; ++i) {
+    float mx, sum;
+    row_max_sum(logits + i * c, c, part, &mx, &sum);
+    const float lse = log(sum);
+    float mine = 0.0f;
+    for (int j = get_local_id(0); j < c; j += ROW_WG) {
+      const float t = target_weight(target, labels, c, i, j);
+      if (t != 0.0f) mine -= t * ((logits[i * c + j] - mx) - lse);  // a zero weight adds nothing, even against -Inf
+    }
+    total += row_total(mine, part);
+  }
+  if (get_local_id(0) == 0) loss[0] = total / (float)b;
+}
+
+// d_logits_ij = d_loss / b * (softmax_ij * sum_j t_ij - t_ij): one work-group per row.
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_backward(__global const float* logits, __global const float* target, __global const float* d_loss,
+                            __global float* d_logits, int b, int c, int labels) {
+  __local float part[ROW_WG];
+  const long i = get_group_id(0);
+  float mx, sum;
+  row_max_sum(logits + i * c, c, part, &mx, &sum);
+  float mine = 0.0f;
+  for (int j = get_local_id(0); j < c; j += ROW_WG) mine += target_weight(target, labels, c, i, j);
+  const float weights = row_total(mine, part);
+  const float scale = d_loss[0] / (float)b;
+  for (int j = get_local_id(0); j < c; j += ROW_WG)
+    d_logits[i * c + j] = scale * (exp(logits[i * c + j] - mx) / sum * weights - target_weight(target, labels, c, i, j));
+}
