@@ -17,6 +17,7 @@ const std::map<std::string, ErrorModelFn>& table() {
     models::add_gemm(m);
     models::add_pooling(m);
     models::add_softmax(m);
+    models::add_norms(m);
     return m;
   }();
   return t;

@@ -31,6 +31,7 @@ void add_reductions(std::map<std::string, ErrorModelFn>& m);
 void add_gemm(std::map<std::string, ErrorModelFn>& m);
 void add_pooling(std::map<std::string, ErrorModelFn>& m);
 void add_softmax(std::map<std::string, ErrorModelFn>& m);
+void add_norms(std::map<std::string, ErrorModelFn>& m);
 
 }  // namespace models
 

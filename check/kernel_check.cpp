@@ -55,10 +55,19 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed) {
     out_b.push_back(rt_.buffer(decl.name, decl.shape.numel()));
     out_b.back().poison();
   }
-  std::vector<ocl::GuardedBuffer*> in_p, out_p;
+  // Scratch starts poisoned too: a step that reads scratch another step never wrote sees NaN.
+  std::vector<ocl::GuardedBuffer> scratch_b;
+  if (plan->scratch)
+    for (int64_t size : plan->scratch(p)) {
+      scratch_b.push_back(rt_.buffer("scratch" + std::to_string(scratch_b.size()), size));
+      scratch_b.back().poison();
+    }
+  std::vector<ocl::GuardedBuffer*> in_p, out_p, scratch_p;
   for (auto& b : in_b) in_p.push_back(&b);
   for (auto& b : out_b) out_p.push_back(&b);
-  r.seconds = ocl::launch(rt_, p, *plan, program_for(*plan), user_ ? user_->entries : std::vector<std::string>{}, in_p, out_p);
+  for (auto& b : scratch_b) scratch_p.push_back(&b);
+  r.seconds = ocl::launch(rt_, p, *plan, program_for(*plan), user_ ? user_->entries : std::vector<std::string>{}, in_p,
+                          out_p, scratch_p);
 
   auto fail = [&](const std::string& verdict, const std::string& message) {
     r.passed = false;
@@ -67,8 +76,9 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed) {
     return r;
   };
   // Memory first: a write out of bounds or into an input makes every number suspect.
-  for (auto& b : in_b)
-    for (const auto& problem : b.inspect(false)) return fail("out-of-bounds", problem);
+  for (auto* b : {&in_b, &scratch_b})
+    for (auto& buf : *b)
+      for (const auto& problem : buf.inspect(false)) return fail("out-of-bounds", problem);
   for (size_t i = 0; i < in_b.size(); ++i) {
     const std::vector<float> now = in_b[i].download();
     if (std::memcmp(now.data(), in_f[i].data.data(), now.size() * 4) != 0)

@@ -17,6 +17,7 @@ const std::map<std::string, LaunchPlan>& plans() {
     add_gemm_plans(t);
     add_pooling_plans(t);
     add_softmax_plans(t);
+    add_norm_plans(t);
     return t;
   }();
   return table;
@@ -46,17 +47,17 @@ Dispatch tiles2d(int64_t cols, int64_t rows, size_t tile, int64_t depth) {
 }
 
 void set_abi_args(cl::Kernel& kernel, const Problem& p, const std::vector<GuardedBuffer*>& inputs,
-                  const std::vector<GuardedBuffer*>& outputs) {
+                  const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch) {
   const OpSpec& spec = Registry::get().find(p.op());
   cl_uint i = 0;
   const std::string name = call("naming a kernel", [&] { return kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(); });
-  const cl_uint expected = static_cast<cl_uint>(inputs.size() + outputs.size() + spec.attrs.size());
+  const cl_uint expected = static_cast<cl_uint>(inputs.size() + outputs.size() + scratch.size() + spec.attrs.size());
   const cl_uint actual = call("counting the arguments of " + name, [&] { return kernel.getInfo<CL_KERNEL_NUM_ARGS>(); });
   if (actual != expected)
     throw Error("kernel " + name + " takes " + std::to_string(actual) + " arguments; the ABI of " + p.op() + " has " +
                 std::to_string(expected) + " (" + std::to_string(inputs.size()) + " inputs, " +
-                std::to_string(outputs.size()) + " outputs, " + std::to_string(spec.attrs.size()) +
-                " attributes: see docs/kernel-abi.md)");
+                std::to_string(outputs.size()) + " outputs, " + std::to_string(scratch.size()) + " scratch buffers, " +
+                std::to_string(spec.attrs.size()) + " attributes: see docs/kernel-abi.md)");
   auto set = [&](const auto& value, const std::string& what) {
     call("setting argument " + std::to_string(i) + " (" + what + ") of kernel " + name, [&] {
       kernel.setArg(i, value);
@@ -66,6 +67,7 @@ void set_abi_args(cl::Kernel& kernel, const Problem& p, const std::vector<Guarde
   };
   for (auto* b : inputs) set(b->cl(), b->name());
   for (auto* b : outputs) set(b->cl(), b->name());
+  for (auto* b : scratch) set(b->cl(), b->name());
   for (const auto& a : spec.attrs) {
     switch (a.kind) {
       case AttrKind::Int: set(static_cast<cl_int>(p.i(a.name)), a.name); break;
@@ -81,7 +83,7 @@ void set_abi_args(cl::Kernel& kernel, const Problem& p, const std::vector<Guarde
 
 double launch(Runtime& rt, const Problem& p, const LaunchPlan& plan, const cl::Program& program,
               const std::vector<std::string>& entries, const std::vector<GuardedBuffer*>& inputs,
-              const std::vector<GuardedBuffer*>& outputs) {
+              const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch) {
   if (!entries.empty() && entries.size() != plan.steps.size())
     throw Error(p.op() + " runs " + std::to_string(plan.steps.size()) + " kernels; --entry names " +
                 std::to_string(entries.size()) + " (give one name per step, comma-separated, in the order of docs/kernel-abi.md)");
@@ -90,7 +92,7 @@ double launch(Runtime& rt, const Problem& p, const LaunchPlan& plan, const cl::P
     const std::string entry = entries.empty() ? plan.steps[s].entry : entries[s];
     cl::Kernel kernel = call("creating kernel '" + entry + "' (is it defined in the kernel file?)",
                              [&] { return cl::Kernel(program, entry.c_str()); });
-    set_abi_args(kernel, p, inputs, outputs);
+    set_abi_args(kernel, p, inputs, outputs, scratch);
     const Dispatch d = plan.steps[s].dispatch(p);
     seconds += rt.run(kernel, d.global, d.local, entry);
   }

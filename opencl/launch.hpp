@@ -1,7 +1,8 @@
 #pragma once
 // How each operator's kernels are launched. Every entry point follows one ABI (docs/kernel-abi.md):
-//   __kernel void ENTRY(inputs..., outputs..., attributes...)
-// with buffers in the signature's order (inputs const), then every attribute of the operator in the
+//   __kernel void ENTRY(inputs..., outputs..., scratch..., attributes...)
+// with buffers in the signature's order (inputs const), then the plan's scratch buffers (float
+// workspace shared by the steps, e.g. saved statistics), then every attribute of the operator in the
 // registry's order: integers and flags as int, names as int (their index among the choices), eps as
 // float. An operator runs as one or more steps, each an entry point with its own NDRange; every step
 // receives the same arguments. A launch plan says which file, which entries and which NDRanges.
@@ -27,6 +28,8 @@ struct KernelStep {
 struct LaunchPlan {
   std::string file;  // under kernel_dir()
   std::vector<KernelStep> steps;
+  // Sizes (in floats) of the scratch buffers the steps share; none when empty.
+  std::function<std::vector<int64_t>(const Problem&)> scratch;
 };
 
 const LaunchPlan* find_launch_plan(const std::string& op);
@@ -34,13 +37,13 @@ std::vector<std::string> ops_with_kernels();
 
 // Sets the ABI's arguments on `kernel` for problem p.
 void set_abi_args(cl::Kernel& kernel, const Problem& p, const std::vector<GuardedBuffer*>& inputs,
-                  const std::vector<GuardedBuffer*>& outputs);
+                  const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch = {});
 
 // Runs every step of the plan with `program` (entries renamed by `entries` when not empty);
 // returns the summed kernel time in seconds.
 double launch(Runtime& rt, const Problem& p, const LaunchPlan& plan, const cl::Program& program,
               const std::vector<std::string>& entries, const std::vector<GuardedBuffer*>& inputs,
-              const std::vector<GuardedBuffer*>& outputs);
+              const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch = {});
 
 // Dispatch helpers: one work-item per element in groups of `wg`; a 2-D grid of tiles.
 Dispatch linear(int64_t count, size_t wg = 256);
@@ -53,5 +56,6 @@ void add_reduction_plans(std::map<std::string, LaunchPlan>& plans);
 void add_gemm_plans(std::map<std::string, LaunchPlan>& plans);
 void add_pooling_plans(std::map<std::string, LaunchPlan>& plans);
 void add_softmax_plans(std::map<std::string, LaunchPlan>& plans);
+void add_norm_plans(std::map<std::string, LaunchPlan>& plans);
 
 }  // namespace plumbline::ocl

@@ -1,0 +1,206 @@
+// Normalization kernels. ABI (docs/kernel-abi.md): inputs, outputs, scratch, then every attribute:
+// group_norm: n, c, h, w, g, eps; layer_norm and rms_norm: m, n, eps.
+// A segment is what one normalization covers: one (sample, group) of c/g * h * w contiguous values,
+// or one row. Forward: one 256-wide work-group per segment, two passes (mean, then biased variance)
+// as the seed's GroupNorm, so no catastrophic E[x^2] - E[x]^2. Backward: three steps sharing the
+// scratch buffer stats[2 * segments] = (mean, rstd) per segment: statistics, d_x per segment, then the
+// parameter gradients with one work-item per channel (or column), deterministic (no atomics).
+#define NORM_WG 256
+
+float wg_sum(float mine, __local float* part) {
+  const int lid = get_local_id(0);
+  part[lid] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = NORM_WG / 2; s > 0; s >>= 1) {
+    if (lid < s) part[lid] += part[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const float total = part[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return total;
+}
+
+// (mean, rstd) of xs[0, len); rms: mean 0 and rstd from the mean square. Terms are scaled by 1/len as
+// they are summed, so that a representable mean or variance does not overflow on the way.
+float2 segment_stats(__global const float* xs, long len, float eps, int rms, __local float* part) {
+  const float inv = 1.0f / (float)len;
+  float s = 0.0f;
+  if (!rms)
+    for (long j = get_local_id(0); j < len; j += NORM_WG) s += xs[j] * inv;
+  const float mean = rms ? 0.0f : wg_sum(s, part);
+  float v = 0.0f;
+  for (long j = get_local_id(0); j < len; j += NORM_WG) {
+    const float d = xs[j] - mean;
+    v += d * (d * inv);
+  }
+  const float var = wg_sum(v, part);
+  return (float2)(mean, rsqrt(var + eps));
+}
+
+// ---- forward ---------------------------------------------------------------------------------------
+
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void group_norm_forward(__global const float* x, __global const float* gamma, __global const float* beta,
+                        __global float* y, int n, int c, int h, int w, int g, float eps) {
+  __local float part[NORM_WG];
+  const int seg = get_group_id(0), cg = c / g, hw = h * w;
+  const long len = (long)cg * hw, base = seg * len;  // segment (sample, group) is contiguous in NCHW
+  const float2 st = segment_stats(x + base, len, eps, 0, part);
+  const int c0 = (seg % g) * cg;
+  for (long j = get_local_id(0); j < len; j += NORM_WG) {
+    const int ch = c0 + j / hw;
+    y[base + j] = (x[base + j] - st.x) * st.y * gamma[ch] + beta[ch];
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void layer_norm_forward(__global const float* x, __global const float* gamma, __global const float* beta,
+                        __global float* y, int m, int n, float eps) {
+  __local float part[NORM_WG];
+  const long base = (long)get_group_id(0) * n;
+  const float2 st = segment_stats(x + base, n, eps, 0, part);
+  for (int j = get_local_id(0); j < n; j += NORM_WG) y[base + j] = (x[base + j] - st.x) * st.y * gamma[j] + beta[j];
+}
+
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void rms_norm_forward(__global const float* x, __global const float* gamma, __global float* y, int m, int n, float eps) {
+  __local float part[NORM_WG];
+  const long base = (long)get_group_id(0) * n;
+  const float2 st = segment_stats(x + base, n, eps, 1, part);
+  for (int j = get_local_id(0); j < n; j += NORM_WG) y[base + j] = x[base + j] * st.y * gamma[j];
+}
+
+// ---- backward, step 1: statistics per segment ------------------------------------------------------
+
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void group_norm_stats(__global const float* x, __global const float* gamma, __global const float* d_y,
+                      __global float* d_x, __global float* d_gamma, __global float* d_beta, __global float* stats,
+                      int n, int c, int h, int w, int g, float eps) {
+  __local float part[NORM_WG];
+  const int seg = get_group_id(0);
+  const long len = (long)(c / g) * h * w;
+  const float2 st = segment_stats(x + seg * len, len, eps, 0, part);
+  if (get_local_id(0) == 0) stats[2 * seg] = st.x, stats[2 * seg + 1] = st.y;
+}
+
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void layer_norm_stats(__global const float* x, __global const float* gamma, __global const float* d_y,
+                      __global float* d_x, __global float* d_gamma, __global float* d_beta, __global float* stats,
+                      int m, int n, float eps) {
+  __local float part[NORM_WG];
+  const int row = get_group_id(0);
+  const float2 st = segment_stats(x + (long)row * n, n, eps, 0, part);
+  if (get_local_id(0) == 0) stats[2 * row] = st.x, stats[2 * row + 1] = st.y;
+}
+
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void rms_norm_stats(__global const float* x, __global const float* gamma, __global const float* d_y,
+                    __global float* d_x, __global float* d_gamma, __global float* stats, int m, int n, float eps) {
+  __local float part[NORM_WG];
+  const int row = get_group_id(0);
+  const float2 st = segment_stats(x + (long)row * n, n, eps, 1, part);
+  if (get_local_id(0) == 0) stats[2 * row] = st.x, stats[2 * row + 1] = st.y;
+}
+
+// ---- backward, step 2: d_x per segment -------------------------------------------------------------
+// With xhat = (x - mean) rstd and gg = d_y gamma: d_x = rstd (gg - mean(gg) - xhat mean(gg xhat)).
+
+void mean_var_backward_data(__global const float* x, __global const float* gamma, __global const float* d_y,
+                            __global float* d_x, float mean, float rstd, long base, long len, int param0, int inner,
+                            __local float* part) {
+  const float inv = 1.0f / (float)len;
+  float sg = 0.0f, sgx = 0.0f;
+  for (long j = get_local_id(0); j < len; j += NORM_WG) {
+    const float gg = d_y[base + j] * gamma[param0 + j / inner];
+    sg += gg * inv;
+    sgx += gg * ((x[base + j] - mean) * rstd) * inv;
+  }
+  const float mean_g = wg_sum(sg, part), mean_gx = wg_sum(sgx, part);
+  for (long j = get_local_id(0); j < len; j += NORM_WG) {
+    const float gg = d_y[base + j] * gamma[param0 + j / inner];
+    const float xhat = (x[base + j] - mean) * rstd;
+    d_x[base + j] = rstd * (gg - mean_g - xhat * mean_gx);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void group_norm_backward_data(__global const float* x, __global const float* gamma, __global const float* d_y,
+                              __global float* d_x, __global float* d_gamma, __global float* d_beta,
+                              __global float* stats, int n, int c, int h, int w, int g, float eps) {
+  __local float part[NORM_WG];
+  const int seg = get_group_id(0), cg = c / g;
+  const long len = (long)cg * h * w;
+  mean_var_backward_data(x, gamma, d_y, d_x, stats[2 * seg], stats[2 * seg + 1], seg * len, len, (seg % g) * cg, h * w, part);
+}
+
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void layer_norm_backward_data(__global const float* x, __global const float* gamma, __global const float* d_y,
+                              __global float* d_x, __global float* d_gamma, __global float* d_beta,
+                              __global float* stats, int m, int n, float eps) {
+  __local float part[NORM_WG];
+  const int row = get_group_id(0);
+  mean_var_backward_data(x, gamma, d_y, d_x, stats[2 * row], stats[2 * row + 1], (long)row * n, n, 0, 1, part);
+}
+
+// rms: d_x_j = r gamma_j d_y_j - x_j r^3 / n * sum_i d_y_i gamma_i x_i
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void rms_norm_backward_data(__global const float* x, __global const float* gamma, __global const float* d_y,
+                            __global float* d_x, __global float* d_gamma, __global float* stats, int m, int n, float eps) {
+  __local float part[NORM_WG];
+  const int row = get_group_id(0);
+  const long base = (long)row * n;
+  const float r = stats[2 * row + 1], inv = 1.0f / (float)n;
+  float s = 0.0f;
+  for (int j = get_local_id(0); j < n; j += NORM_WG) s += d_y[base + j] * gamma[j] * (x[base + j] * inv);
+  const float dot_n = wg_sum(s, part);  // sum / n
+  for (int j = get_local_id(0); j < n; j += NORM_WG)
+    d_x[base + j] = (d_y[base + j] * gamma[j]) * r - x[base + j] * (r * r * r) * dot_n;  // d_y gamma first: r gamma can
+                                                                                           // overflow where d_y = 0
+}
+
+// ---- backward, step 3: parameter gradients, one work-item per channel or column ---------------------
+
+__kernel void group_norm_backward_params(__global const float* x, __global const float* gamma, __global const float* d_y,
+                                         __global float* d_x, __global float* d_gamma, __global float* d_beta,
+                                         __global float* stats, int n, int c, int h, int w, int g, float eps) {
+  const int ch = get_global_id(0);
+  if (ch >= c) return;
+  const int hw = h * w, cg = c / g;
+  float dg = 0.0f, db = 0.0f;
+  for (int s = 0; s < n; ++s) {
+    const int seg = s * g + ch / cg;
+    const float mean = stats[2 * seg], rstd = stats[2 * seg + 1];
+    for (int k = 0; k < hw; ++k) {
+      const long e = ((long)s * c + ch) * hw + k;
+      dg += d_y[e] * ((x[e] - mean) * rstd);
+      db += d_y[e];
+    }
+  }
+  d_gamma[ch] = dg;
+  d_beta[ch] = db;
+}
+
+__kernel void layer_norm_backward_params(__global const float* x, __global const float* gamma, __global const float* d_y,
+                                         __global float* d_x, __global float* d_gamma, __global float* d_beta,
+                                         __global float* stats, int m, int n, float eps) {
+  const int j = get_global_id(0);
+  if (j >= n) return;
+  float dg = 0.0f, db = 0.0f;
+  for (int i = 0; i < m; ++i) {
+    const long e = (long)i * n + j;
+    dg += d_y[e] * ((x[e] - stats[2 * i]) * stats[2 * i + 1]);
+    db += d_y[e];
+  }
+  d_gamma[j] = dg;
+  d_beta[j] = db;
+}
+
+__kernel void rms_norm_backward_params(__global const float* x, __global const float* gamma, __global const float* d_y,
+                                       __global float* d_x, __global float* d_gamma, __global float* stats, int m, int n,
+                                       float eps) {
+  const int j = get_global_id(0);
+  if (j >= n) return;
+  float dg = 0.0f;
+  for (int i = 0; i < m; ++i) dg += d_y[(long)i * n + j] * (x[(long)i * n + j] * stats[2 * i + 1]);
+  d_gamma[j] = dg;
+}
