@@ -5,7 +5,10 @@
 //   S sums n terms: rel(S) <= (n + sum_k y_k (|x_k - m| + 4)) u;
 //   y_j = e_j / S (2.5 ulp): |dy_j| <= y_j (rel(e_j) + rel(S) + 3) u.
 // log_softmax: y_j = (x_j - m) - log S: |x_j - m| u + |log S| (3 + 1) u + rel(S) + |y_j| u.
-// Backwards and the loss compose these with their sums (gamma(n) over |terms|).
+// Backwards and the loss compose these with their sums (gamma(n) over |terms|). An exp that underflows
+// (exp(-104)) has an absolute error up to FLT_MIN (subnormal, or flushed): where a large factor
+// multiplies it afterwards (d_loss / b, a row sum of d_y), that error is scaled with it.
+#include <cfloat>
 #include <cmath>
 
 #include "check/error_models.hpp"
@@ -13,6 +16,8 @@
 namespace plumbline::models {
 
 namespace {
+
+constexpr double kUnderflow = FLT_MIN / kUnitRoundoff;  // FLT_MIN, in units of u
 
 struct Row {
   std::vector<double> shift, y;  // x_j - m, softmax
@@ -106,7 +111,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
       for (int64_t j = 0; j < n; ++j) {
         const int64_t k = i * n + j;
         const double ey = std::exp(in[0][k]);
-        e.mag[k] = std::abs(in[1][k]) + ey * (5 * std::abs(total) + n * abs_total) +
+        e.mag[k] = std::abs(in[1][k]) + ey * (5 * std::abs(total) + n * abs_total) + kUnderflow * abs_total +
                    2 * std::abs(ref[0][k]);
         e.peak[k] = std::max(e.mag[k], abs_total);
       }
@@ -143,7 +148,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
       for (int64_t j = 0; j < c; ++j) weights += soft ? std::abs(in[1][i * c + j]) : (static_cast<int64_t>(in[1][i]) == j ? 1.0 : 0.0);
       for (int64_t j = 0; j < c; ++j) {
         const double t = soft ? in[1][i * c + j] : (static_cast<int64_t>(in[1][i]) == j ? 1.0 : 0.0);
-        e.mag[i * c + j] = scale * (weights * softmax_mag(r, j) + r.y[j] * (c + 2) * weights + std::abs(t)) +
+        e.mag[i * c + j] = scale * (weights * (softmax_mag(r, j) + kUnderflow) + r.y[j] * (c + 2) * weights + std::abs(t)) +
                            3 * std::abs(ref[0][i * c + j]);
       }
     }
