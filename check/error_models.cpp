@@ -18,6 +18,7 @@ const std::map<std::string, ErrorModelFn>& table() {
     models::add_pooling(m);
     models::add_softmax(m);
     models::add_norms(m);
+    models::add_conv(m);
     return m;
   }();
   return t;

@@ -32,6 +32,7 @@ void add_gemm(std::map<std::string, ErrorModelFn>& m);
 void add_pooling(std::map<std::string, ErrorModelFn>& m);
 void add_softmax(std::map<std::string, ErrorModelFn>& m);
 void add_norms(std::map<std::string, ErrorModelFn>& m);
+void add_conv(std::map<std::string, ErrorModelFn>& m);
 
 }  // namespace models
 

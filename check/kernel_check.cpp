@@ -1,6 +1,7 @@
 #include "check/kernel_check.hpp"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -19,11 +20,8 @@ const cl::Program& KernelChecker::program_for(const ocl::LaunchPlan& plan) {
   if (it != programs_.end()) return it->second;
   cl::Program program;
   if (user_) {
-    std::ifstream f(user_->path);
-    if (!f) throw Error("cannot read kernel file " + user_->path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    program = rt_.build(ss.str(), "", user_->path).program;
+    const std::string path = std::filesystem::absolute(user_->path).string();
+    program = rt_.build_file(path).program;
   } else {
     program = rt_.build_file(plan.file).program;
   }

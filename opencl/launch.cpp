@@ -18,6 +18,7 @@ const std::map<std::string, LaunchPlan>& plans() {
     add_pooling_plans(t);
     add_softmax_plans(t);
     add_norm_plans(t);
+    add_conv_plans(t);
     return t;
   }();
   return table;
@@ -84,16 +85,19 @@ void set_abi_args(cl::Kernel& kernel, const Problem& p, const std::vector<Guarde
 double launch(Runtime& rt, const Problem& p, const LaunchPlan& plan, const cl::Program& program,
               const std::vector<std::string>& entries, const std::vector<GuardedBuffer*>& inputs,
               const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch) {
-  if (!entries.empty() && entries.size() != plan.steps.size())
-    throw Error(p.op() + " runs " + std::to_string(plan.steps.size()) + " kernels; --entry names " +
+  std::vector<const KernelStep*> steps;
+  for (const auto& step : plan.steps)
+    if (!step.when || step.when(p)) steps.push_back(&step);
+  if (!entries.empty() && entries.size() != steps.size())
+    throw Error(p.op() + " runs " + std::to_string(steps.size()) + " kernels for this problem; --entry names " +
                 std::to_string(entries.size()) + " (give one name per step, comma-separated, in the order of docs/kernel-abi.md)");
   double seconds = 0;
-  for (size_t s = 0; s < plan.steps.size(); ++s) {
-    const std::string entry = entries.empty() ? plan.steps[s].entry : entries[s];
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const std::string entry = entries.empty() ? steps[s]->entry : entries[s];
     cl::Kernel kernel = call("creating kernel '" + entry + "' (is it defined in the kernel file?)",
                              [&] { return cl::Kernel(program, entry.c_str()); });
     set_abi_args(kernel, p, inputs, outputs, scratch);
-    const Dispatch d = plan.steps[s].dispatch(p);
+    const Dispatch d = steps[s]->dispatch(p);
     seconds += rt.run(kernel, d.global, d.local, entry);
   }
   return seconds;

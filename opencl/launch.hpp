@@ -23,6 +23,9 @@ struct Dispatch {
 struct KernelStep {
   std::string entry;
   std::function<Dispatch(const Problem&)> dispatch;
+  // The problems this step runs for (empty: all). Variants with other tensors (conv2d with a bias
+  // has one more input) are separate entries, each with its own condition.
+  std::function<bool(const Problem&)> when;
 };
 
 struct LaunchPlan {
@@ -57,5 +60,6 @@ void add_gemm_plans(std::map<std::string, LaunchPlan>& plans);
 void add_pooling_plans(std::map<std::string, LaunchPlan>& plans);
 void add_softmax_plans(std::map<std::string, LaunchPlan>& plans);
 void add_norm_plans(std::map<std::string, LaunchPlan>& plans);
+void add_conv_plans(std::map<std::string, LaunchPlan>& plans);
 
 }  // namespace plumbline::ocl

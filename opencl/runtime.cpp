@@ -113,10 +113,35 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& option
   return {program, false, log_of(program)};
 }
 
+namespace {
+
+// Inlines `#include "NAME"` lines (one level) from kernel_dir().
+std::string inline_includes(const std::string& source, const std::string& path) {
+  std::istringstream in(source);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    const size_t at = line.find("#include \"");
+    if (at != std::string::npos && line.find_first_not_of(" \t") == at) {
+      const size_t end = line.find('"', at + 10);
+      const std::string name = line.substr(at + 10, end - at - 10), header = kernel_dir() + "/" + name;
+      if (end == std::string::npos || !fs::exists(header))
+        throw Error(path + ": cannot include '" + name + "' (looked in " + kernel_dir() + ")");
+      out += read_text(header) + "\n";
+      continue;
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 BuiltProgram Runtime::build_file(const std::string& file, const std::string& options) {
-  const std::string path = kernel_dir() + "/" + file;
-  if (!fs::exists(path)) throw Error("kernel source " + path + " not found (set PLUMBLINE_KERNEL_DIR to the folder of the .cl files)");
-  return build(read_text(path), options, path);
+  const bool as_is = !file.empty() && (file[0] == '/' || file.rfind("./", 0) == 0 || file.rfind("../", 0) == 0);
+  const std::string path = as_is ? file : kernel_dir() + "/" + file;
+  if (!fs::exists(path))
+    throw Error("kernel source " + path + " not found" + (as_is ? "" : " (set PLUMBLINE_KERNEL_DIR to the folder of the .cl files)"));
+  return build(inline_includes(read_text(path), path), options, path);
 }
 
 GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements) {

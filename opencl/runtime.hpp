@@ -35,7 +35,8 @@ class Runtime {
   // Builds `source` with `options`; `what` names it in messages (a file name). A failed build throws
   // Error carrying the compiler's log.
   BuiltProgram build(const std::string& source, const std::string& options, const std::string& what);
-  // Builds kernel_dir()/file.
+  // Builds kernel_dir()/file (an absolute or ./ path is taken as is). Lines `#include "NAME"` are
+  // replaced by kernel_dir()/NAME before the build, so that the cache key covers every line compiled.
   BuiltProgram build_file(const std::string& file, const std::string& options = "");
 
   // A buffer of `elements` floats with guard zones on both sides; Error when the device cannot hold it.
