@@ -45,7 +45,10 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
   for (int64_t i = 0; i < c.elements; ++i) {
     const double k = got[i], r = ref[i];
     const double mag = model.mag.numel() ? model.mag[i] : 0.0;
-    const double peak = model.peak.numel() ? (std::isnan(model.peak[i]) ? INFINITY : std::max(model.peak[i], mag)) : mag;
+    // A NaN magnitude or peak: the terms' own sizes overflowed (Inf * 0 in the bookkeeping).
+    const double peak = std::isnan(mag) || (model.peak.numel() && std::isnan(model.peak[i]))
+                            ? INFINITY
+                            : (model.peak.numel() ? std::max(model.peak[i], mag) : mag);
     if (!(peak <= static_cast<double>(FLT_MAX) * (1 + kUnitRoundoff))) {  // no float evaluation can hold it (NaN: Inf * 0 in it)
       ++c.unrepresentable;
       continue;

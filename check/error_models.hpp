@@ -8,6 +8,7 @@
 
 #include "check/compare.hpp"
 #include "core/problem.hpp"
+#include "reference/activation.hpp"
 
 namespace plumbline {
 
@@ -25,6 +26,10 @@ namespace models {
 // Linear operators: mag = the reference on |inputs|; k per output; exact on integer inputs if allowed.
 std::vector<ErrorModel> linear(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<double>& k,
                                bool exact, double ulps = 0);
+
+// Rounding of act(x) and of act'(x) in float, in units of u (error_models/elementwise.cpp).
+double act_magnitude(Act a, double x);
+double slope_magnitude(Act a, double x);
 
 void add_elementwise(std::map<std::string, ErrorModelFn>& m);
 void add_reductions(std::map<std::string, ErrorModelFn>& m);

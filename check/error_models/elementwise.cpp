@@ -13,10 +13,9 @@
 namespace plumbline::models {
 
 namespace {
-
 constexpr double kGeluK = 0.7978845608028654, kGeluC = 0.044715;
+}  // namespace
 
-// M for act(x), in units of u.
 double act_magnitude(Act a, double x) {
   if (!std::isfinite(x)) return 0;  // limits and NaN: compared by class, not by size
   const double ax = std::abs(x);
@@ -43,7 +42,6 @@ double act_magnitude(Act a, double x) {
   return 0;
 }
 
-// M for act'(x) (absolute values of every term of the derivative's formula), in units of u.
 double slope_magnitude(Act a, double x) {
   if (!std::isfinite(x)) return 0;
   const double ax = std::abs(x);
@@ -75,6 +73,8 @@ double slope_magnitude(Act a, double x) {
   }
   return 0;
 }
+
+namespace {
 
 std::vector<ErrorModel> act_model(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
   const Act a = parse_act(p.s("act"));

@@ -1,13 +1,105 @@
-// Error models of the GEMM family. matmul: each output sums k products, so |error| <= gamma(k) *
-// (|A| @ |B|) for any summation order (fused multiply-adds only tighten it); exact on integer inputs.
+// Error models of the GEMM family (in units of u unless K says otherwise).
+//   matmul: each output sums k products: gamma(k) * (|A| @ |B|) for any order; exact on integers.
+//   gemm_bias_act: pre = A @ B + bias errs by dpre = (k + 1) (|A| @ |B| + |bias|); y = act(pre) by
+//     the largest |act'| within dpre of pre, times dpre, plus act's own rounding.
+//   gemm_bias_act_bwd: grad_pre = d_y act'(pre) errs by |d_y| (dpre + act' rounding) + |grad_pre|
+//     (|act''| <= 1 for every activation here); at relu's kink (|pre| within its error) act' may be 0
+//     or 1, so grad_pre may err by all of |d_y|. d_a, d_b, d_bias add their sums (gamma of the depth
+//     times the |products|) to the propagated error of grad_pre.
+#include <cmath>
+
 #include "check/error_models.hpp"
+#include "reference/reference.hpp"
 
 namespace plumbline::models {
+
+namespace {
+
+using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+Eigen::Map<const Mat> view(const TensorD& t, int64_t slice, int64_t rows, int64_t cols) {
+  return Eigen::Map<const Mat>(t.data.data() + slice * rows * cols, rows, cols);
+}
+
+struct Pre {
+  TensorD value, dpre;  // pre-activation and its error (units of u)
+};
+
+Pre pre_activation(const Problem& p, const std::vector<TensorD>& in) {
+  const Problem linear_p = p.as("gemm_bias_act").with("act", std::string("none"));
+  std::vector<TensorD> abs_in(in.begin(), in.begin() + 3);
+  for (auto& t : abs_in)
+    for (auto& v : t.data) v = std::abs(v);
+  Pre r{run_reference(linear_p, {in[0], in[1], in[2]})[0], run_reference(linear_p, abs_in)[0]};
+  for (auto& v : r.dpre.data) v *= static_cast<double>(p.i("k") + 1);
+  return r;
+}
+
+// The largest |act'| within the pre-activation's error of pre.
+double slope_bound(Act a, double pre, double dpre) {
+  const double d = kBoundConstant * kUnitRoundoff * dpre;
+  return std::max({std::abs(act_derivative(a, pre - d)), std::abs(act_derivative(a, pre)), std::abs(act_derivative(a, pre + d))});
+}
+
+std::vector<ErrorModel> forward(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool ints) {
+  const Act a = parse_act(p.s("act"));
+  const Pre pre = pre_activation(p, in);
+  ErrorModel e{ints && (a == Act::None || a == Act::Relu), 1, 0, TensorD(ref[0].shape), pre.dpre};
+  for (int64_t i = 0; i < e.mag.numel(); ++i)
+    e.mag[i] = std::isfinite(pre.value[i]) ? slope_bound(a, pre.value[i], pre.dpre[i]) * pre.dpre[i] + act_magnitude(a, pre.value[i]) : 0;
+  return {e};
+}
+
+std::vector<ErrorModel> backward(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool ints) {
+  const Act a = parse_act(p.s("act"));
+  const int64_t batches = std::max<int64_t>(p.i("batch"), 1), m = p.i("m"), k = p.i("k"), n = p.i("n");
+  const bool shared = p.i("batch") == 0 || p.i("bshared");
+  const Pre pre = pre_activation(p, in);
+  // grad_pre, |grad_pre| and its error (units of u).
+  TensorD gp(pre.value.shape), egp(pre.value.shape);
+  for (int64_t i = 0; i < gp.numel(); ++i) {
+    const double x = pre.value[i], dy = in[3][i];
+    gp[i] = std::abs(dy * act_derivative(a, x));
+    const bool kink = a == Act::Relu && std::abs(x) <= kBoundConstant * kUnitRoundoff * pre.dpre[i];
+    egp[i] = kink ? std::abs(dy) / kUnitRoundoff : std::abs(dy) * (pre.dpre[i] + slope_magnitude(a, x)) + gp[i];
+  }
+  // Integer inputs: pre is exact, so relu' and grad_pre are exact too, and so are the sums.
+  const bool exact = ints && (a == Act::None || a == Act::Relu);
+  ErrorModel da{exact, 1, 0, TensorD(in[0].shape), TensorD(in[0].shape)};
+  ErrorModel db{exact, 1, 0, TensorD(in[1].shape), TensorD(in[1].shape)};
+  ErrorModel dbias{exact, 1, 0, TensorD(in[2].shape), TensorD(in[2].shape)};
+  for (int64_t b = 0; b < batches; ++b) {
+    Mat abs_b = view(in[1], shared ? 0 : b, k, n).cwiseAbs(), abs_a = view(in[0], b, m, k).cwiseAbs();
+    const auto g = view(gp, b, m, n), eg = view(egp, b, m, n);
+    Eigen::Map<Mat>(da.peak.data.data() + b * m * k, m, k) = g * abs_b.transpose();
+    Eigen::Map<Mat>(da.mag.data.data() + b * m * k, m, k) = static_cast<double>(n + 1) * (g * abs_b.transpose()) + eg * abs_b.transpose();
+    Eigen::Map<Mat>(db.peak.data.data() + (shared ? 0 : b) * k * n, k, n) += abs_a.transpose() * g;
+    Eigen::Map<Mat>(db.mag.data.data() + (shared ? 0 : b) * k * n, k, n) += abs_a.transpose() * eg;
+    for (int64_t j = 0; j < n; ++j) {
+      dbias.peak[j] += g.col(j).sum();
+      dbias.mag[j] += eg.col(j).sum();
+    }
+  }
+  // grad_pre or the pre-activation's terms beyond float: no float evaluation holds them, and every
+  // output sums grad_pre (coarse: any such element makes all outputs unjudged).
+  double held = 0;
+  for (int64_t i = 0; i < gp.numel(); ++i) held = std::max({held, gp[i], pre.dpre[i] / static_cast<double>(k + 1)});
+  if (!(held <= 3.4028234663852886e38))
+    for (auto* e : {&da, &db, &dbias}) std::fill(e->peak.data.begin(), e->peak.data.end(), INFINITY);
+  const double depth_b = static_cast<double>(shared ? batches * m : m) + 1, depth_bias = static_cast<double>(batches * m) + 1;
+  for (int64_t i = 0; i < db.mag.numel(); ++i) db.mag[i] += depth_b * db.peak[i];
+  for (int64_t j = 0; j < n; ++j) dbias.mag[j] += depth_bias * dbias.peak[j];
+  return {da, db, dbias};
+}
+
+}  // namespace
 
 void add_gemm(std::map<std::string, ErrorModelFn>& m) {
   m["matmul"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool ints) {
     return linear(p, in, {static_cast<double>(p.i("k"))}, ints);
   };
+  m["gemm_bias_act"] = forward;
+  m["gemm_bias_act_bwd"] = backward;
 }
 
 }  // namespace plumbline::models

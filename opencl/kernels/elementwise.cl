@@ -1,58 +1,7 @@
 // Elementwise kernels: activations and their derivatives, add, mul, bias_add and its backward.
 // ABI (docs/kernel-abi.md): inputs, outputs, then every attribute of the operator as int/float.
-// Activation codes: 0 none, 1 relu, 2 gelu_tanh, 3 gelu_erf, 4 silu, 5 sigmoid, 6 tanh.
 
-// sigmoid without overflow: exp of a non-positive argument only, so exp never overflows and
-// sigmoid of a large negative number stays a tiny positive number instead of 1/Inf.
-float sigmoid_stable(float x) {
-  const float e = exp(-fabs(x));
-  return x >= 0.0f ? 1.0f / (1.0f + e) : e / (1.0f + e);
-}
-
-// tanh with its exact limits: OpenCL requires tanh(+-Inf) = +-1, but PoCL 3.1 returns 0.99999994 there
-// (found by plumbline's edge values). gelu_tanh reaches it too, when x^3 overflows.
-float tanh_limits(float z) { return isinf(z) ? copysign(1.0f, z) : tanh(z); }
-
-float act_value(int kind, float x) {
-  if (isnan(x)) return x;
-  if (isinf(x) && kind >= 2 && kind <= 4) return x > 0.0f ? x : -0.0f;  // the limits of gelu, silu
-  switch (kind) {
-    case 1: return x > 0.0f ? x : 0.0f;
-    case 2: return 0.5f * x * (1.0f + tanh_limits(0.7978845608f * (x + 0.044715f * x * x * x)));
-    case 3: return 0.5f * x * (1.0f + erf(x * 0.70710678118f));
-    case 4: return x * sigmoid_stable(x);
-    case 5: return sigmoid_stable(x);
-    case 6: return tanh_limits(x);
-    default: return x;
-  }
-}
-
-float act_slope(int kind, float x) {
-  if (isnan(x)) return x;
-  if (isinf(x) && kind >= 2 && kind <= 4) return x > 0.0f ? 1.0f : 0.0f;
-  switch (kind) {
-    case 1: return x > 0.0f ? 1.0f : 0.0f;  // relu'(0) = 0
-    case 2: {
-      const float k = 0.7978845608f, c = 0.044715f;
-      const float t = tanh_limits(k * (x + c * x * x * x));
-      return 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * k * (1.0f + 3.0f * c * x * x);
-    }
-    case 3: return 0.5f * (1.0f + erf(x * 0.70710678118f)) + x * 0.39894228040f * exp(-0.5f * x * x);
-    case 4: {
-      const float s = sigmoid_stable(x);
-      return s * (1.0f + x * (1.0f - s));
-    }
-    case 5: {
-      const float s = sigmoid_stable(x);
-      return s * (1.0f - s);
-    }
-    case 6: {
-      const float t = tanh_limits(x);
-      return 1.0f - t * t;
-    }
-    default: return 1.0f;
-  }
-}
+#include "activation.h"
 
 // act: one work-item per element.
 __kernel void act_forward(__global const float* x, __global float* y, int n, int act) {
