@@ -44,6 +44,17 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
   const double g = gamma_of(model.k);
   for (int64_t i = 0; i < c.elements; ++i) {
     const double k = got[i], r = ref[i];
+    // A NaN in the reference came from the mathematics (a NaN input, Inf - Inf); float overflow never
+    // turns NaN into a number, so no magnitude excuses a kernel that is not NaN here, unless the model
+    // marks the element (peak = Inf: rounding near a kink, where relu' may be 0 or 1, times Inf).
+    const bool marked = model.peak.numel() && std::isinf(model.peak[i]);  // the model says: unjudgeable
+    if (std::isnan(r) && !marked) {
+      if (!std::isnan(k)) {
+        ++c.mismatches, ++c.nonfinite_mismatches;
+        note(i, INFINITY, 0, "kernel " + show(k) + ", reference NaN (non-finite class differs)");
+      }
+      continue;
+    }
     const double mag = model.mag.numel() ? model.mag[i] : 0.0;
     // A NaN magnitude or peak: the terms' own sizes overflowed (Inf * 0 in the bookkeeping).
     const double peak = std::isnan(mag) || (model.peak.numel() && std::isnan(model.peak[i]))

@@ -1,6 +1,7 @@
 #pragma once
 // Per-operator error models: for each output, the ErrorModel that check/compare.hpp applies. Each
 // family's file derives its bounds (comments there); docs/verification.md summarizes them.
+#include <cmath>
 #include <functional>
 #include <map>
 #include <string>
@@ -26,6 +27,15 @@ namespace models {
 // Linear operators: mag = the reference on |inputs|; k per output; exact on integer inputs if allowed.
 std::vector<ErrorModel> linear(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<double>& k,
                                bool exact, double ulps = 0);
+
+// An infinite cotangent times act'(x) where the derivative is below float's smallest normal at a finite
+// x (tanh'(1e38) = e^(-2e38): positive, but 0 in double and float alike): the true product is +-Inf,
+// an evaluation gives Inf * 0 = NaN or, with a slope off by an ulp, Inf. Not judgeable either way. relu
+// and none have exact derivatives (relu'(x < 0) = 0 makes Inf * 0 = NaN the right answer).
+inline bool inf_times_vanishing_slope(Act a, double d_y, double x) {
+  return std::isinf(d_y) && std::isfinite(x) && a != Act::Relu && a != Act::None &&
+         std::abs(act_derivative(a, x)) < 1.1754943508222875e-38;
+}
 
 // Rounding of act(x) and of act'(x) in float, in units of u (error_models/elementwise.cpp).
 double act_magnitude(Act a, double x);

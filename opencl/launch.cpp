@@ -85,19 +85,20 @@ void set_abi_args(cl::Kernel& kernel, const Problem& p, const std::vector<Guarde
 double launch(Runtime& rt, const Problem& p, const LaunchPlan& plan, const cl::Program& program,
               const std::vector<std::string>& entries, const std::vector<GuardedBuffer*>& inputs,
               const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch) {
-  std::vector<const KernelStep*> steps;
-  for (const auto& step : plan.steps)
-    if (!step.when || step.when(p)) steps.push_back(&step);
-  if (!entries.empty() && entries.size() != steps.size())
-    throw Error(p.op() + " runs " + std::to_string(steps.size()) + " kernels for this problem; --entry names " +
-                std::to_string(entries.size()) + " (give one name per step, comma-separated, in the order of docs/kernel-abi.md)");
+  // `entries` replaces the plan's entry names one for one, conditional steps included; the steps
+  // whose condition does not hold for p are skipped.
+  if (!entries.empty() && entries.size() != plan.steps.size())
+    throw Error(p.op() + " has " + std::to_string(plan.steps.size()) + " kernel steps; --entry names " +
+                std::to_string(entries.size()) + " (one name per step, comma-separated, in the order of docs/kernel-abi.md)");
   double seconds = 0;
-  for (size_t s = 0; s < steps.size(); ++s) {
-    const std::string entry = entries.empty() ? steps[s]->entry : entries[s];
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const KernelStep& step = plan.steps[s];
+    if (step.when && !step.when(p)) continue;
+    const std::string entry = entries.empty() ? step.entry : entries[s];
     cl::Kernel kernel = call("creating kernel '" + entry + "' (is it defined in the kernel file?)",
                              [&] { return cl::Kernel(program, entry.c_str()); });
     set_abi_args(kernel, p, inputs, outputs, scratch);
-    const Dispatch d = steps[s]->dispatch(p);
+    const Dispatch d = step.dispatch(p);
     seconds += rt.run(kernel, d.global, d.local, entry);
   }
   return seconds;

@@ -42,8 +42,8 @@ std::vector<std::string> ops_with_kernels();
 void set_abi_args(cl::Kernel& kernel, const Problem& p, const std::vector<GuardedBuffer*>& inputs,
                   const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch = {});
 
-// Runs every step of the plan with `program` (entries renamed by `entries` when not empty);
-// returns the summed kernel time in seconds.
+// Runs every step of the plan that applies to p with `program`; `entries`, when not empty, renames
+// the plan's steps one for one (conditional steps included). Returns the summed kernel time in seconds.
 double launch(Runtime& rt, const Problem& p, const LaunchPlan& plan, const cl::Program& program,
               const std::vector<std::string>& entries, const std::vector<GuardedBuffer*>& inputs,
               const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch = {});

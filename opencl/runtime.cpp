@@ -115,8 +115,9 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& option
 
 namespace {
 
-// Inlines `#include "NAME"` lines (one level) from kernel_dir().
-std::string inline_includes(const std::string& source, const std::string& path) {
+// Inlines `#include "NAME"` lines from kernel_dir(), recursively (depth-limited against cycles).
+std::string inline_includes(const std::string& source, const std::string& path, int depth = 0) {
+  if (depth > 8) throw Error(path + ": #include nested more than 8 deep (a cycle?)");
   std::istringstream in(source);
   std::string line, out;
   while (std::getline(in, line)) {
@@ -126,7 +127,7 @@ std::string inline_includes(const std::string& source, const std::string& path) 
       const std::string name = line.substr(at + 10, end - at - 10), header = kernel_dir() + "/" + name;
       if (end == std::string::npos || !fs::exists(header))
         throw Error(path + ": cannot include '" + name + "' (looked in " + kernel_dir() + ")");
-      out += read_text(header) + "\n";
+      out += inline_includes(read_text(header), header, depth + 1) + "\n";
       continue;
     }
     out += line + "\n";

@@ -2,6 +2,9 @@
 // The seven activations and their derivatives, shared by act and gemm_bias_act.
 // At +-Inf both are defined by their limits (silu(-Inf) = -0, gelu'(+Inf) = 1, ...): the naive formulas
 // give Inf * 0 = NaN there, which the mathematics does not. NaN in gives NaN out (relu included).
+// Written without cancellation, so that they stay accurate at extreme arguments: 1 - tanh(x)^2 is 0 in
+// double at x = -133 where the derivative is 2.3e-116 (and Inf times it is Inf, not NaN); sigmoid'
+// is s(x) s(-x), not s (1 - s); 1 + tanh(z) is 2 sigmoid(2z); 1 + erf is erfc.
 #include <cmath>
 #include <string>
 
@@ -24,7 +27,16 @@ inline Act parse_act(const std::string& s) {
 
 template <class T>
 T sigmoid_of(T x) {
-  return T(1) / (T(1) + std::exp(-x));
+  if (x >= T(0)) return T(1) / (T(1) + std::exp(-x));
+  const T e = std::exp(x);
+  return e / (T(1) + e);
+}
+
+// 1 / cosh(x)^2, the derivative of tanh; 0 where cosh overflows.
+template <class T>
+T sech2(T x) {
+  const T c = std::cosh(x);
+  return T(1) / (c * c);
 }
 
 template <class T>
@@ -39,16 +51,16 @@ T act_forward(Act a, T x) {
     case Act::Silu:
       if (neg_inf) return T(-0.0);
       return pos_inf ? x : x * sigmoid_of(x);
-    case Act::GeluTanh: {
+    case Act::GeluTanh: {  // 0.5 x (1 + tanh z) = x sigmoid(2z)
       if (neg_inf) return T(-0.0);
       if (pos_inf) return x;
       const T inner = T(0.7978845608028654) * (x + T(0.044715) * x * x * x);
-      return T(0.5) * x * (T(1) + std::tanh(inner));
+      return x * sigmoid_of(T(2) * inner);
     }
-    case Act::GeluErf:
+    case Act::GeluErf:  // 0.5 x (1 + erf(x / sqrt 2)) = 0.5 x erfc(-x / sqrt 2)
       if (neg_inf) return T(-0.0);
       if (pos_inf) return x;
-      return T(0.5) * x * (T(1) + std::erf(x / std::sqrt(T(2))));
+      return T(0.5) * x * std::erfc(-x / std::sqrt(T(2)));
   }
   return x;
 }
@@ -60,32 +72,25 @@ T act_derivative(Act a, T x) {
   switch (a) {
     case Act::None: return T(1);
     case Act::Relu: return x > T(0) ? T(1) : T(0);  // relu'(0) = 0
-    case Act::Sigmoid: {
-      const T s = sigmoid_of(x);
-      return s * (T(1) - s);
-    }
-    case Act::Tanh: {
-      const T t = std::tanh(x);
-      return T(1) - t * t;
-    }
+    case Act::Sigmoid: return sigmoid_of(x) * sigmoid_of(-x);
+    case Act::Tanh: return sech2(x);
     case Act::Silu: {
       if (neg_inf) return T(0);
       if (pos_inf) return T(1);
-      const T s = sigmoid_of(x);
-      return s * (T(1) + x * (T(1) - s));
+      return sigmoid_of(x) * (T(1) + x * sigmoid_of(-x));
     }
     case Act::GeluTanh: {
       if (neg_inf) return T(0);
       if (pos_inf) return T(1);
       const T k = T(0.7978845608028654), c = T(0.044715);
-      const T t = std::tanh(k * (x + c * x * x * x));
-      return T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t * t) * k * (T(1) + T(3) * c * x * x);
+      const T inner = k * (x + c * x * x * x), s2 = sech2(inner);
+      return sigmoid_of(T(2) * inner) + (s2 == T(0) ? T(0) : T(0.5) * x * s2 * k * (T(1) + T(3) * c * x * x));
     }
     case Act::GeluErf: {
       if (neg_inf) return T(0);
       if (pos_inf) return T(1);
       const T inv_sqrt_2pi = T(0.3989422804014327);
-      return T(0.5) * (T(1) + std::erf(x / std::sqrt(T(2)))) + x * inv_sqrt_2pi * std::exp(T(-0.5) * x * x);
+      return T(0.5) * std::erfc(-x / std::sqrt(T(2))) + x * inv_sqrt_2pi * std::exp(T(-0.5) * x * x);
     }
   }
   return T(1);

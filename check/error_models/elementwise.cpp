@@ -86,8 +86,11 @@ std::vector<ErrorModel> act_model(const Problem& p, const std::vector<TensorD>& 
 std::vector<ErrorModel> act_bwd_model(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
   const Act a = parse_act(p.s("act"));
   // d_x = d_y * act'(x): act' carries slope_magnitude, the product one more rounding.
-  ErrorModel m{false, 1, 1, TensorD(in[0].shape)};
-  for (int64_t i = 0; i < in[0].numel(); ++i) m.mag[i] = std::abs(in[1][i]) * slope_magnitude(a, in[0][i]);
+  ErrorModel m{false, 1, 1, TensorD(in[0].shape), TensorD(in[0].shape)};
+  for (int64_t i = 0; i < in[0].numel(); ++i) {
+    m.mag[i] = std::abs(in[1][i]) * slope_magnitude(a, in[0][i]);
+    if (inf_times_vanishing_slope(a, in[1][i], in[0][i])) m.peak[i] = INFINITY;
+  }
   return {m};
 }
 

@@ -23,6 +23,7 @@ Eigen::Map<const Mat> view(const TensorD& t, int64_t slice, int64_t rows, int64_
 
 struct Pre {
   TensorD value, dpre;  // pre-activation and its error (units of u)
+  TensorD products;     // |A| @ |B| over finite terms: what a float evaluation must hold
 };
 
 Pre pre_activation(const Problem& p, const std::vector<TensorD>& in) {
@@ -30,7 +31,13 @@ Pre pre_activation(const Problem& p, const std::vector<TensorD>& in) {
   std::vector<TensorD> abs_in(in.begin(), in.begin() + 3);
   for (auto& t : abs_in)
     for (auto& v : t.data) v = std::abs(v);
-  Pre r{run_reference(linear_p, {in[0], in[1], in[2]})[0], run_reference(linear_p, abs_in)[0]};
+  // The finite products alone: a float sum of them can overflow to Inf and meet an infinite term as
+  // Inf - Inf = NaN, where double gives the infinite term's sign.
+  std::vector<TensorD> finite_abs{abs_in[0], abs_in[1], TensorD(in[2].shape)};
+  for (int t = 0; t < 2; ++t)
+    for (auto& v : finite_abs[t].data) v = std::isfinite(v) ? v : 0.0;
+  Pre r{run_reference(linear_p, {in[0], in[1], in[2]})[0], run_reference(linear_p, abs_in)[0],
+        run_reference(linear_p, finite_abs)[0]};
   for (auto& v : r.dpre.data) v *= static_cast<double>(p.i("k") + 1);
   return r;
 }
@@ -80,12 +87,21 @@ std::vector<ErrorModel> backward(const Problem& p, const std::vector<TensorD>& i
       dbias.mag[j] += eg.col(j).sum();
     }
   }
-  // grad_pre or the pre-activation's terms beyond float: no float evaluation holds them, and every
-  // output sums grad_pre (coarse: any such element makes all outputs unjudged).
-  double held = 0;
-  for (int64_t i = 0; i < gp.numel(); ++i) held = std::max({held, gp[i], pre.dpre[i] / static_cast<double>(k + 1)});
-  if (!(held <= 3.4028234663852886e38))
-    for (auto* e : {&da, &db, &dbias}) std::fill(e->peak.data.begin(), e->peak.data.end(), INFINITY);
+  // A grad_pre (or a pre-activation's terms) finite in double but beyond float's range: no float
+  // evaluation holds it, so the outputs that sum it are not judged: d_a's row, d_b's and d_bias's column.
+  // NaN and Inf are not "beyond": the reference carries them and they are compared by class.
+  auto beyond = [](double v) { return std::isfinite(v) && v > 3.4028234663852886e38; };
+  for (int64_t b = 0; b < batches; ++b)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const int64_t e = (b * m + i) * n + j;
+        const bool kink = a == Act::Relu && std::abs(pre.value[e]) <= kBoundConstant * kUnitRoundoff * pre.dpre[e];
+        const bool lost = (std::isinf(in[3][e]) && kink) || inf_times_vanishing_slope(a, in[3][e], pre.value[e]);
+        if (!beyond(gp[e]) && !beyond(pre.products[e]) && !lost) continue;
+        for (int64_t c = 0; c < k; ++c) da.peak[(b * m + i) * k + c] = INFINITY;
+        for (int64_t r = 0; r < k; ++r) db.peak[((shared ? 0 : b) * k + r) * n + j] = INFINITY;
+        dbias.peak[j] = INFINITY;
+      }
   const double depth_b = static_cast<double>(shared ? batches * m : m) + 1, depth_bias = static_cast<double>(batches * m) + 1;
   for (int64_t i = 0; i < db.mag.numel(); ++i) db.mag[i] += depth_b * db.peak[i];
   for (int64_t j = 0; j < n; ++j) dbias.mag[j] += depth_bias * dbias.peak[j];
