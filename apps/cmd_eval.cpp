@@ -7,13 +7,17 @@
 #include "core/npy.hpp"
 #include "core/registry.hpp"
 #include "reference/reference.hpp"
+#ifdef PLUMBLINE_WITH_OPENCL
+#include "check/kernel_check.hpp"
+#include "opencl/device.hpp"
+#endif
 
 namespace plumbline::apps {
 
 namespace {
 
 struct Options {
-  std::string op, problem, out, backend = "reference";
+  std::string op, problem, out, backend = "reference", device;
   std::vector<std::string> inputs;
 };
 
@@ -27,7 +31,9 @@ void add_eval_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--inputs", opt->inputs, "input .npy files in the operator's input order (see `plumbline ops`)")
       ->delimiter(',')->required();
   cmd->add_option("--out", opt->out, "output directory")->required();
-  cmd->add_option("--backend", opt->backend, "reference (float64 outputs)")->check(CLI::IsMember({"reference"}));
+  cmd->add_option("--backend", opt->backend, "reference (float64 outputs) or opencl (float32 outputs of our kernels)")
+      ->check(CLI::IsMember({"reference", "opencl"}));
+  cmd->add_option("--device", opt->device, "opencl backend: the device (default: PLUMBLINE_DEVICE's first, else the first found)");
   cmd->callback([opt] {
     const Problem p = Problem::parse(opt->problem);
     if (p.op() != opt->op) throw Error("operator '" + opt->op + "' differs from the problem line's '" + p.op() + "'");
@@ -45,13 +51,32 @@ void add_eval_command(CLI::App& app, Context& ctx) {
         throw Error(opt->inputs[i] + ": input '" + sig.inputs[i].name + "' must have shape " + sig.inputs[i].shape.str() +
                     ", the file holds " + in.back().shape.str());
     }
-    const std::vector<TensorD> out = run_reference(p, in);
     std::filesystem::create_directories(opt->out);
-    for (size_t i = 0; i < out.size(); ++i) {
-      const std::string path = (std::filesystem::path(opt->out) / (sig.outputs[i].name + ".npy")).string();
-      write_npy(path, out[i]);
-      std::cout << path << "  " << out[i].shape.str() << "\n";
+    auto path_of = [&](size_t i) { return (std::filesystem::path(opt->out) / (sig.outputs[i].name + ".npy")).string(); };
+    if (opt->backend == "reference") {
+      const std::vector<TensorD> out = run_reference(p, in);
+      for (size_t i = 0; i < out.size(); ++i) {
+        write_npy(path_of(i), out[i]);
+        std::cout << path_of(i) << "  " << out[i].shape.str() << "\n";
+      }
+      return;
     }
+#ifdef PLUMBLINE_WITH_OPENCL
+    std::vector<TensorF> in_f;
+    for (const auto& t : in) in_f.push_back(t.convert<float>());
+    const auto device = ocl::select_devices(opt->device.empty() ? ocl::default_selector() : opt->device).at(0);
+    ocl::Runtime rt(device);
+    KernelChecker kernels(rt);
+    const Execution ex = kernels.execute(p, in_f);
+    for (size_t i = 0; i < ex.outputs.size(); ++i) {
+      write_npy(path_of(i), ex.outputs[i]);
+      std::cout << path_of(i) << "  " << ex.outputs[i].shape.str() << "  (" << device.selector << ")\n";
+    }
+    // The outputs are written all the same: a user may want to look at them.
+    if (!ex.problem.empty()) throw Error("on " + device.selector + ": " + ex.problem);
+#else
+    throw Error("this build has no OpenCL (configured with PLUMBLINE_WITH_OPENCL=OFF)");
+#endif
   });
 }
 

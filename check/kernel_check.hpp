@@ -30,10 +30,20 @@ struct CaseResult {
   double seconds = 0;   // kernel time from profiling events
 };
 
+// What one launch produced: the outputs, the kernel time, and the first memory problem (a write out
+// of bounds or into an input, an output element left unwritten), with its verdict; empty when none.
+struct Execution {
+  std::vector<TensorF> outputs;
+  double seconds = 0;
+  std::string verdict, problem;
+};
+
 class KernelChecker {
  public:
   KernelChecker(ocl::Runtime& runtime, std::optional<UserKernel> user = std::nullopt);
   CaseResult run(const Problem& p, Values values, uint64_t seed);
+  // Runs the operator's kernels on the given inputs (poisoned outputs, guarded buffers).
+  Execution execute(const Problem& p, const std::vector<TensorF>& inputs);
 
  private:
   const cl::Program& program_for(const ocl::LaunchPlan& plan);

@@ -100,6 +100,41 @@ TEST(Cli, GradcheckPassesAndWritesJson) {
 }
 
 #ifdef PLUMBLINE_WITH_OPENCL
+TEST(Cli, EvalOnOpenCLGivesTheKernelsOutputs) {
+  // Integer inputs make conv2d exact in float32: the kernel's outputs equal the reference's.
+  const std::string line = "conv2d:n=2,c=4,h=9,w=7,k=6,r=3,s=3,sh=2,sw=1,ph=1,pw=2,dh=1,dw=2,g=2,bias=1";
+  const Problem p = Problem::parse(line);
+  Rng rng(4);
+  std::vector<TensorD> in;
+  std::string files;
+  for (const auto& decl : signature_of(p).inputs) {
+    in.push_back(make_input(decl, Values::Integers, rng).convert<double>());
+    const fs::path f = temp_dir() / ("int_" + decl.name + ".npy");
+    write_npy(f.string(), in.back());
+    files += (files.empty() ? "" : ",") + f.string();
+  }
+  const fs::path out = temp_dir() / "out_ocl";
+  const Outcome r = run("eval conv2d --problem '" + line + "' --inputs " + files + " --out " + out.string() + " --backend opencl");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const TensorF got = read_npy<float>((out / "y.npy").string());
+  const TensorD expected = run_reference(p, in)[0];
+  ASSERT_EQ(got.numel(), expected.numel());
+  for (int64_t i = 0; i < got.numel(); ++i) EXPECT_EQ(static_cast<double>(got[i]), expected[i]) << i;
+}
+
+TEST(Cli, CheckFindsAPlantedKernelAndPrintsItsRepro) {
+  const Outcome r = run("check max_pool2d_bwd --cases 20 --device pocl:0 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
+                        "/proptests/planted/max_pool2d_bwd_avg_spread.cl --entry spread");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL max_pool2d_bwd on pocl:0 [wrong]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("problem: max_pool2d_bwd:n=1,c=1,h=2,w=2,kh=2,kw=2,sh=2,sw=2,ph=0,pw=0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("repro:   plumbline check max_pool2d_bwd --problem"), std::string::npos) << r.output;
+  const Outcome wrong_entries = run("check max_pool2d_bwd --cases 2 --device pocl:0 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
+                                    "/proptests/planted/max_pool2d_bwd_avg_spread.cl --entry nope");
+  EXPECT_EQ(wrong_entries.status, 2) << wrong_entries.output;
+  EXPECT_NE(wrong_entries.output.find("creating kernel 'nope'"), std::string::npos) << wrong_entries.output;
+}
+
 TEST(Cli, DevicesWithoutAnyDriverSaysSo) {
   const Outcome r = run("devices", "OCL_ICD_VENDORS=/nonexistent-vendors-dir");
   EXPECT_EQ(r.status, 2);

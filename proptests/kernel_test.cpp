@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "check/error_models.hpp"
 #include "check/generators.hpp"
@@ -63,6 +65,21 @@ TEST(Kernels, EveryOperatorHasKernelAndErrorModel) {
   for (const auto& op : Registry::get().names()) {
     EXPECT_NE(ocl::find_launch_plan(op), nullptr) << op << " has no OpenCL kernel";
     EXPECT_TRUE(has_error_model(op)) << op << " has no error model";
+  }
+}
+
+TEST(Kernels, AbiDocumentsEveryOperatorsEntries) {
+  std::ifstream f(std::string(PLUMBLINE_SOURCE_DIR) + "/docs/kernel-abi.md");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string doc = ss.str();
+  ASSERT_FALSE(doc.empty());
+  for (const auto& op : Registry::get().names()) {
+    const size_t row = doc.find("| `" + op + "` |");
+    ASSERT_NE(row, std::string::npos) << op << " has no row in docs/kernel-abi.md";
+    const std::string line = doc.substr(row, doc.find('\n', row) - row);
+    for (const auto& step : ocl::find_launch_plan(op)->steps)
+      EXPECT_NE(line.find("`" + step.entry + "`"), std::string::npos) << op << ": entry " << step.entry << " not documented";
   }
 }
 
