@@ -43,4 +43,7 @@ struct Comparison {
 
 Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model);
 
+// The per-element bound compare() applies (0 in exact mode, Inf where not judged).
+TensorD error_bounds(const TensorD& ref, const ErrorModel& model);
+
 }  // namespace plumbline

@@ -24,6 +24,7 @@ struct Setup {
   std::vector<TensorD> x;            // forward inputs at the evaluation point
   std::vector<size_t> diff_input;    // for each backward output: the forward input it is the gradient of
   BackwardFn backward;
+  std::function<std::vector<TensorD>(const Problem&, const std::vector<TensorD>&)> backward_error;
 };
 
 size_t index_of(const std::vector<TensorDecl>& v, const std::string& name) {
@@ -35,7 +36,7 @@ size_t index_of(const std::vector<TensorDecl>& v, const std::string& name) {
 Setup make_setup(const Problem& bwd, uint64_t seed, const GradcheckOptions& o) {
   const OpSpec& spec = Registry::get().find(bwd.op());
   if (spec.forward.empty()) throw Error(bwd.op() + " is not a backward operator; gradcheck takes one of the *_bwd operators");
-  Setup s{bwd.as(spec.forward), bwd, {}, {}, {}, {}, o.backward};
+  Setup s{bwd.as(spec.forward), bwd, {}, {}, {}, {}, o.backward, o.backward_error};
   s.fsig = signature_of(s.fwd);
   s.bsig = signature_of(s.bwd);
   s.x = gradcheck_inputs(s.fwd, seed);
@@ -54,7 +55,7 @@ Setup make_setup(const Problem& bwd, uint64_t seed, const GradcheckOptions& o) {
 std::vector<TensorD> forward(const Setup& s, const std::vector<TensorD>& x) { return run_reference(s.fwd, x); }
 
 // The backward's inputs, by name: forward inputs, forward outputs, or cotangents ("d_" + output name).
-std::vector<TensorD> call_backward(const Setup& s, const std::vector<TensorD>& y, const std::vector<TensorD>& v) {
+std::vector<TensorD> backward_inputs(const Setup& s, const std::vector<TensorD>& y, const std::vector<TensorD>& v) {
   std::vector<TensorD> in;
   for (const auto& decl : s.bsig.inputs) {
     size_t i = index_of(s.fsig.inputs, decl.name);
@@ -66,7 +67,11 @@ std::vector<TensorD> call_backward(const Setup& s, const std::vector<TensorD>& y
       if (grad_name(s.fsig.outputs[k].name) == decl.name) { in.push_back(v[k]); found = true; }
     if (!found) throw Error(s.bwd.op() + ": input '" + decl.name + "' is neither an input, an output nor a cotangent of " + s.fwd.op());
   }
-  std::vector<TensorD> g = s.backward(s.bwd, in);
+  return in;
+}
+
+std::vector<TensorD> call_backward(const Setup& s, const std::vector<TensorD>& y, const std::vector<TensorD>& v) {
+  std::vector<TensorD> g = s.backward(s.bwd, backward_inputs(s, y, v));
   if (g.size() != s.bsig.outputs.size()) throw Error(s.bwd.op() + ": the backward returned the wrong number of outputs");
   return g;
 }
@@ -154,8 +159,9 @@ void full_mode(const Setup& s, const GradcheckOptions& o, GradcheckResult& r) {
   const std::vector<TensorD> y = forward(s, s.x);
   const std::vector<double> f0 = flatten(y);
   const int64_t n_out = static_cast<int64_t>(f0.size());
-  // Analytic Jacobian, one row per output element: backward with a one-hot cotangent.
-  std::vector<std::vector<TensorD>> rows;
+  // Analytic Jacobian, one row per output element: backward with a one-hot cotangent (and, for a float
+  // evaluation, its error bound).
+  std::vector<std::vector<TensorD>> rows, bounds;
   for (int64_t i = 0; i < n_out; ++i) {
     std::vector<TensorD> v;
     int64_t k = i;
@@ -165,6 +171,7 @@ void full_mode(const Setup& s, const GradcheckOptions& o, GradcheckResult& r) {
       k -= t.numel();
     }
     rows.push_back(call_backward(s, y, v));
+    if (s.backward_error) bounds.push_back(s.backward_error(s.bwd, backward_inputs(s, y, v)));
   }
   Tally tally{r};
   for (size_t g = 0; g < s.diff_input.size(); ++g) {
@@ -186,7 +193,7 @@ void full_mode(const Setup& s, const GradcheckOptions& o, GradcheckResult& r) {
     for (int64_t j = 0; j < s.x[xi].numel(); ++j)
       for (int64_t i = 0; i < n_out; ++i) {
         const double numeric = cols[j].estimate[i], err = cols[j].error[i];
-        const double allowed = o.atol * scale + o.rtol * std::abs(numeric) + err;
+        const double allowed = o.atol * scale + o.rtol * std::abs(numeric) + err + (bounds.empty() ? 0.0 : bounds[i][g][j]);
         const double analytic = rows[i][g][j];
         tally.add(analytic, numeric, err, allowed, gname + "[" + std::to_string(j) + "] row " + flat_output_name(s, i),
                   std::abs(analytic - numeric) > allowed && matches_one_side(analytic, cols[j], i, f0[i], allowed));
@@ -226,13 +233,17 @@ void fast_mode(const Setup& s, uint64_t seed, const GradcheckOptions& o, Gradche
           },
           h, terms);
       const TensorD grad = call_backward(s, y, v)[g];
-      double analytic = 0, magnitude = 0;
+      double analytic = 0, magnitude = 0, evaluation = 0;
       for (int64_t j = 0; j < u.numel(); ++j) {
         analytic += grad[j] * u[j];
         magnitude += std::abs(grad[j] * u[j]);
       }
+      if (s.backward_error) {  // the float evaluation's own bound, projected on u
+        const TensorD bound = s.backward_error(s.bwd, backward_inputs(s, y, v))[g];
+        for (int64_t j = 0; j < u.numel(); ++j) evaluation += bound[j] * std::abs(u[j]);
+      }
       const double noise = d.error[0];
-      const double allowed = o.rtol * std::max(std::abs(d.estimate[0]), magnitude) + noise;
+      const double allowed = o.rtol * std::max(std::abs(d.estimate[0]), magnitude) + noise + evaluation;
       tally.add(analytic, d.estimate[0], noise, allowed,
                 s.bsig.outputs[g].name + " . u (projection " + std::to_string(proj) + ")",
                 std::abs(analytic - d.estimate[0]) > allowed && matches_one_side(analytic, d, 0, vf0, allowed));

@@ -29,6 +29,10 @@ struct GradcheckOptions {
   double rtol = 1e-6;        // relative to the numeric derivative
   double atol = 1e-8;        // relative to the largest numeric derivative of the same tensor
   BackwardFn backward;       // empty: the reference backward
+  // For a backward evaluated in float (a kernel): the absolute error bound of each of its outputs
+  // at these inputs (check/error_models), added to the allowance: its own rounding is not a wrong
+  // derivative. Empty: exact double evaluation.
+  std::function<std::vector<TensorD>(const Problem&, const std::vector<TensorD>& inputs)> backward_error;
 };
 
 struct GradcheckResult {

@@ -2,6 +2,7 @@
 // Seeded random numbers and the value distributions every check draws its tensors from.
 // RapidCheck's own float generator never produces non-finite values; the Edge distribution does.
 #include <cstdint>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ enum class Values {
 };
 
 const char* to_string(Values v);
+inline void showValue(Values v, std::ostream& os) { os << to_string(v); }  // for RapidCheck's counterexamples
 Values values_from_string(const std::string& name);  // Error naming the choices on a bad name
 
 // The special values the Edge distribution mixes in.

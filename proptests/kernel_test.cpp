@@ -9,9 +9,11 @@
 
 #include "check/error_models.hpp"
 #include "check/generators.hpp"
+#include "check/gradcheck.hpp"
 #include "check/kernel_check.hpp"
 #include "check/shrink.hpp"
 #include "core/registry.hpp"
+#include "reference/reference.hpp"
 
 using namespace plumbline;
 
@@ -60,6 +62,62 @@ TEST_P(Kernel, AgreesWithTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, Kernel, ::testing::ValuesIn(Registry::get().names()), [](const auto& info) { return info.param; });
+
+// Every kernel backward directly against finite differences of the reference forward (not only against
+// the reference backward): a kernel and a reference that shared a wrong derivative would fail here.
+// The kernel's own float rounding is allowed for by its error model's bound (as in the comparison with
+// the reference), on top of the finite-difference tolerance.
+class KernelBackward : public ::testing::TestWithParam<std::string> {};
+
+// Gradient-check options whose backward is `kernels` (float32), with its error model's bound.
+GradcheckOptions kernel_as_backward(KernelChecker& kernels) {
+  GradcheckOptions o;
+  o.mode = GradcheckOptions::Mode::Fast;
+  o.backward_error = [](const Problem& p, const std::vector<TensorD>& in) {
+      std::vector<TensorD> in_f;  // the values the kernel sees
+      for (const auto& t : in) in_f.push_back(t.convert<float>().convert<double>());
+      const std::vector<TensorD> ref = run_reference(p, in_f);
+      const std::vector<ErrorModel> models = error_models(p, in_f, ref, false);
+      std::vector<TensorD> bounds;
+      for (size_t i = 0; i < ref.size(); ++i) bounds.push_back(error_bounds(ref[i], models[i]));
+      return bounds;
+  };
+  o.backward = [&kernels](const Problem& p, const std::vector<TensorD>& in) {
+      std::vector<TensorF> in_f;
+      for (const auto& t : in) in_f.push_back(t.convert<float>());
+      const Execution ex = kernels.execute(p, in_f);
+      if (!ex.problem.empty()) throw Error(ex.problem);
+      std::vector<TensorD> out;
+      for (const auto& t : ex.outputs) out.push_back(t.convert<double>());
+      return out;
+  };
+  return o;
+}
+
+TEST_P(KernelBackward, AgreesWithFiniteDifferences) {
+  const std::string op = GetParam();
+  for (auto& dev : devices()) {
+    const GradcheckOptions o = kernel_as_backward(*dev.ours);
+    const int cases = 25;
+    for (int i = 0; i < cases; ++i) {
+      auto shrinkable = sample_problem(op, 2e4, 7, i, cases);
+      if (gradcheck(shrinkable.value(), 50 + i, o).passed) continue;
+      const Problem small = shrink_failure(shrinkable, [&](const Problem& q) { return !gradcheck(q, 50 + i, o).passed; });
+      ADD_FAILURE() << op << " on " << dev.runtime->device().selector << ": " << gradcheck(small, 50 + i, o).summary()
+                    << "\n  problem: " << small.line() << " (seed " << 50 + i << ")";
+      break;
+    }
+  }
+}
+
+std::vector<std::string> backward_ops() {
+  std::vector<std::string> v;
+  for (const auto& s : Registry::get().all())
+    if (!s.forward.empty()) v.push_back(s.name);
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, KernelBackward, ::testing::ValuesIn(backward_ops()), [](const auto& info) { return info.param; });
 
 TEST(Kernels, EveryOperatorHasKernelAndErrorModel) {
   for (const auto& op : Registry::get().names()) {
@@ -145,6 +203,17 @@ TEST(PlantedKernel, MaxPoolBackwardSpreadLikeAveragePool) {
   EXPECT_EQ(c->shrunk.verdict, "wrong") << c->shrunk.message;
   EXPECT_EQ(c->cases_until_caught, 1);
   std::cout << "shrunk to " << c->shrunk.problem.line() << "\n  " << c->shrunk.message << "\n";
+}
+
+TEST(PlantedKernel, GeluBackwardWithTheOtherFormula) {
+  // Caught twice over: against the reference backward, and directly against finite differences.
+  const auto c = catch_bug("act_bwd", "act_bwd_gelu_mixed.cl", {"mixed_backward"});
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->shrunk.problem.s("act"), "gelu_tanh") << c->shrunk.problem.line();
+  KernelChecker mixed(*devices().at(0).runtime, UserKernel{std::string(PLUMBLINE_PLANTED_DIR) + "/act_bwd_gelu_mixed.cl", {"mixed_backward"}});
+  const GradcheckResult r = gradcheck(Problem::parse("act_bwd:n=64,act=gelu_tanh"), 3, kernel_as_backward(mixed));
+  EXPECT_FALSE(r.passed) << r.summary();
+  EXPECT_TRUE(gradcheck(Problem::parse("act_bwd:n=64,act=gelu_tanh"), 3, kernel_as_backward(*devices().at(0).ours)).passed);
 }
 
 TEST(PlantedKernel, GroupNormThatIgnoresChannelsNotDivisibleByGroups) {

@@ -13,6 +13,7 @@
 namespace plumbline::models {
 
 namespace {
+constexpr double kUnderflowUnits = 1.1754943508222875e-38 / kUnitRoundoff;  // FLT_MIN, in units of u
 constexpr double kGeluK = 0.7978845608028654, kGeluC = 0.044715;
 }  // namespace
 
@@ -88,7 +89,11 @@ std::vector<ErrorModel> act_bwd_model(const Problem& p, const std::vector<Tensor
   // d_x = d_y * act'(x): act' carries slope_magnitude, the product one more rounding.
   ErrorModel m{false, 1, 1, TensorD(in[0].shape), TensorD(in[0].shape)};
   for (int64_t i = 0; i < in[0].numel(); ++i) {
-    m.mag[i] = std::abs(in[1][i]) * slope_magnitude(a, in[0][i]);
+    // act' underflowing in float (sigmoid(-104) is below the smallest subnormal) errs by up to FLT_MIN
+    // times the factors of its formula (up to |x|), which d_y then scales.
+    const bool smooth = a != Act::None && a != Act::Relu;
+    m.mag[i] = std::abs(in[1][i]) * (slope_magnitude(a, in[0][i]) +
+                                     (smooth && std::isfinite(in[0][i]) ? kUnderflowUnits * (1 + std::abs(in[0][i])) : 0.0));
     if (inf_times_vanishing_slope(a, in[1][i], in[0][i])) m.peak[i] = INFINITY;
   }
   return {m};

@@ -15,6 +15,8 @@ namespace plumbline::models {
 
 namespace {
 
+constexpr double kFloatMin = 1.1754943508222875e-38;
+
 using Mat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 Eigen::Map<const Mat> view(const TensorD& t, int64_t slice, int64_t rows, int64_t cols) {
@@ -68,7 +70,10 @@ std::vector<ErrorModel> backward(const Problem& p, const std::vector<TensorD>& i
     const double x = pre.value[i], dy = in[3][i];
     gp[i] = std::abs(dy * act_derivative(a, x));
     const bool kink = a == Act::Relu && std::abs(x) <= kBoundConstant * kUnitRoundoff * pre.dpre[i];
-    egp[i] = kink ? std::abs(dy) / kUnitRoundoff : std::abs(dy) * (pre.dpre[i] + slope_magnitude(a, x)) + gp[i];
+    // ... plus FLT_MIN (in units of u) for act' or the product underflowing, which later factors scale.
+    egp[i] = kink ? std::abs(dy) / kUnitRoundoff
+                  : std::abs(dy) * (pre.dpre[i] + slope_magnitude(a, x)) + gp[i] +
+                        kFloatMin / kUnitRoundoff * (1 + std::abs(dy)) * (1 + (std::isfinite(x) ? std::abs(x) : 0.0));
   }
   // Integer inputs: pre is exact, so relu' and grad_pre are exact too, and so are the sums.
   const bool exact = ints && (a == Act::None || a == Act::Relu);
@@ -90,14 +95,17 @@ std::vector<ErrorModel> backward(const Problem& p, const std::vector<TensorD>& i
   // A grad_pre (or a pre-activation's terms) finite in double but beyond float's range: no float
   // evaluation holds it, so the outputs that sum it are not judged: d_a's row, d_b's and d_bias's column.
   // NaN and Inf are not "beyond": the reference carries them and they are compared by class.
-  auto beyond = [](double v) { return std::isfinite(v) && v > 3.4028234663852886e38; };
+  // (with the value's own error: a grad_pre within its bound of the overflow threshold may round to Inf)
+  auto beyond = [](double v, double err_units = 0) {
+    return std::isfinite(v) && v + kBoundConstant * kUnitRoundoff * err_units >= 3.4028235677973366e38;
+  };
   for (int64_t b = 0; b < batches; ++b)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         const int64_t e = (b * m + i) * n + j;
         const bool kink = a == Act::Relu && std::abs(pre.value[e]) <= kBoundConstant * kUnitRoundoff * pre.dpre[e];
         const bool lost = (std::isinf(in[3][e]) && kink) || inf_times_vanishing_slope(a, in[3][e], pre.value[e]);
-        if (!beyond(gp[e]) && !beyond(pre.products[e]) && !lost) continue;
+        if (!beyond(gp[e], egp[e]) && !beyond(pre.products[e]) && !lost) continue;
         for (int64_t c = 0; c < k; ++c) da.peak[(b * m + i) * k + c] = INFINITY;
         for (int64_t r = 0; r < k; ++r) db.peak[((shared ? 0 : b) * k + r) * n + j] = INFINITY;
         dbias.peak[j] = INFINITY;

@@ -95,7 +95,8 @@ std::vector<ErrorModel> backward_model(const Problem& p, const std::vector<Tenso
     const Stats s = stats(g, in[0].data.data() + base, p.f("eps"));
     // Sums over the segment: gg = d_y gamma, and gg xhat (rms: gg x).
     double sum_g = 0, abs_g = 0, sum_gx = 0, abs_gx = 0, abs_g_dxhat = 0;
-    bool finite = s.finite;
+    bool finite = s.finite, infinite_dy = false;
+    for (int64_t j = 0; j < g.length; ++j) infinite_dy |= std::isinf(in[2][base + j]);
     for (int64_t j = 0; j < g.length; ++j) {
       const double gg = in[2][base + j] * in[1][g.param(seg, j)], x = in[0][base + j];
       const double gx = g.rms ? gg * x : gg * (x - s.mean) * s.r;
@@ -107,7 +108,8 @@ std::vector<ErrorModel> backward_model(const Problem& p, const std::vector<Tenso
       const int64_t k = base + j, c = g.param(seg, j);
       const double gg = in[2][k] * in[1][c], x = in[0][k], xhat = (x - s.mean) * s.r;
       const double peak = s.peak + abs_gx + abs_g;
-      out[0].peak[k] = peak;
+      // An infinite d_y in the segment: d_x is Inf - Inf inside the formula, NaN or Inf by rounding.
+      out[0].peak[k] = infinite_dy ? INFINITY : peak;
       // Parameter gradients: every term that is finite adds to the magnitudes (a NaN or Inf term makes
       // the sum non-finite, compared by class).
       const double term = std::abs(in[2][k] * (g.rms ? x * s.r : xhat));

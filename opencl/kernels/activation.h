@@ -12,12 +12,19 @@ float sigmoid_stable(float x) {
 // (found by plumbline's edge values). gelu_tanh reaches it too, when x^3 overflows.
 float tanh_limits(float z) { return isinf(z) ? copysign(1.0f, z) : tanh(z); }
 
+// 1 / cosh(z)^2 (tanh's derivative) without 1 - tanh(z)^2, which cancels and is 1.2e-7 instead of ~0
+// wherever tanh is an ulp below 1 (PoCL's is at large arguments): 0 where cosh^2 overflows.
+float sech2(float z) {
+  const float c = cosh(z);
+  return 1.0f / (c * c);
+}
+
 float act_value(int kind, float x) {
   if (isnan(x)) return x;
   if (isinf(x) && kind >= 2 && kind <= 4) return x > 0.0f ? x : -0.0f;  // the limits of gelu, silu
   switch (kind) {
     case 1: return x > 0.0f ? x : 0.0f;
-    case 2: return 0.5f * x * (1.0f + tanh_limits(0.7978845608f * (x + 0.044715f * x * x * x)));
+    case 2: return x * sigmoid_stable(2.0f * 0.7978845608f * (x + 0.044715f * x * x * x));  // 0.5 x (1 + tanh z)
     case 3: return 0.5f * x * (1.0f + erf(x * 0.70710678118f));
     case 4: return x * sigmoid_stable(x);
     case 5: return sigmoid_stable(x);
@@ -32,26 +39,16 @@ float act_slope(int kind, float x) {
   switch (kind) {
     case 1: return x > 0.0f ? 1.0f : 0.0f;  // relu'(0) = 0
     case 2: {
-      const float k = 0.7978845608f, c = 0.044715f;
-      const float t = tanh_limits(k * (x + c * x * x * x));
-      // Where t is exactly +-1 the second term is 0, but for |x| > 1.8e19 x^2 overflows and 0 * Inf
-      // would make it NaN (found by the edge values through gemm_bias_act_bwd).
-      const float sech2 = 1.0f - t * t;
-      return 0.5f * (1.0f + t) + (sech2 == 0.0f ? 0.0f : 0.5f * x * sech2 * k * (1.0f + 3.0f * c * x * x));
+      const float k = 0.7978845608f, c = 0.044715f, inner = k * (x + c * x * x * x);
+      // Where sech^2 is 0 the second term is 0, but for |x| > 1.8e19 x^2 overflows and 0 * Inf would
+      // make it NaN (found by the edge values through gemm_bias_act_bwd).
+      const float s2 = sech2(inner);
+      return sigmoid_stable(2.0f * inner) + (s2 == 0.0f ? 0.0f : 0.5f * x * s2 * k * (1.0f + 3.0f * c * x * x));
     }
     case 3: return 0.5f * (1.0f + erf(x * 0.70710678118f)) + x * 0.39894228040f * exp(-0.5f * x * x);
-    case 4: {
-      const float s = sigmoid_stable(x);
-      return s * (1.0f + x * (1.0f - s));
-    }
-    case 5: {
-      const float s = sigmoid_stable(x);
-      return s * (1.0f - s);
-    }
-    case 6: {
-      const float t = tanh_limits(x);
-      return 1.0f - t * t;
-    }
+    case 4: return sigmoid_stable(x) * (1.0f + x * sigmoid_stable(-x));
+    case 5: return sigmoid_stable(x) * sigmoid_stable(-x);  // s (1 - s) without the cancellation
+    case 6: return sech2(x);
     default: return 1.0f;
   }
 }
