@@ -44,7 +44,7 @@ nlohmann::json to_json(const CaseResult& r) {
 void add_check_command(CLI::App& app, Context& ctx) {
   auto opt = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("check", "Check OpenCL kernels against the references");
-  cmd->add_option("op", opt->op, "operator (a forward name also checks nothing else: name each)");
+  cmd->add_option("op", opt->op, "the operator whose kernels to check");
   cmd->add_flag("--all", opt->all, "every operator that has a kernel");
   cmd->add_option("--problem", opt->problem, "one problem line instead of random problems");
   cmd->add_option("--cases", opt->cases, "random problems per operator and device")->check(CLI::PositiveNumber);
@@ -63,19 +63,9 @@ void add_check_command(CLI::App& app, Context& ctx) {
     } else if (!opt->entries.empty()) {
       throw Error("--entry needs --kernel-file");
     }
-    std::vector<std::string> ops;
-    if (!opt->problem.empty()) {
-      const Problem p = Problem::parse(opt->problem);
-      if (!opt->op.empty() && opt->op != p.op()) throw Error("operator '" + opt->op + "' differs from the problem line's '" + p.op() + "'");
-      ops = {p.op()};
-    } else if (opt->all) {
-      if (user) throw Error("--kernel-file checks one operator: name it instead of --all");
-      ops = Registry::get().names();
-    } else {
-      if (opt->op.empty()) throw Error("name one operator, or give --all");
-      Registry::get().find(opt->op);
-      ops = {opt->op};
-    }
+    if (opt->all && user) throw Error("--kernel-file checks one operator: name it instead of --all");
+    const Selection sel = select(opt->op, opt->problem, opt->all, nullptr);
+    const std::vector<std::string>& ops = sel.ops;
     const auto devices = ocl::select_devices(opt->device.empty() ? ocl::default_selector() : opt->device);
 
     nlohmann::json cases = nlohmann::json::array();
@@ -89,14 +79,13 @@ void add_check_command(CLI::App& app, Context& ctx) {
           std::printf("%-22s %-9s no kernel yet\n", op.c_str(), device.selector.c_str());
           continue;
         }
-        const int n = opt->problem.empty() ? opt->cases : 1;
+        const int n = sel.problem ? 1 : opt->cases;
         int failed = 0;
         double worst = 0, seconds = 0;
         for (int i = 0; i < n; ++i) {
           const uint64_t seed = opt->seed + static_cast<uint64_t>(i);
           const Values values = opt->values.empty() ? values_for_case(i) : values_from_string(opt->values);
-          auto shrinkable = opt->problem.empty() ? sample_problem(op, kKernelBudget, opt->seed, i, n)
-                                                 : rc::Shrinkable<Problem>(rc::shrinkable::just(Problem::parse(opt->problem)));
+          auto shrinkable = sel.problem ? rc::shrinkable::just(*sel.problem) : sample_problem(op, kKernelBudget, opt->seed, i, n);
           const CaseResult r = checker.run(shrinkable.value(), values, seed);
           cases.push_back(to_json(r));
           worst = std::max(worst, r.worst_ratio);
@@ -109,7 +98,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
                     << "\n  problem: " << small.line() << "  (values " << to_string(values) << ", seed " << seed << ")"
                     << "\n  repro:   " << check_repro(rs, user) << "\n";
           if (!(small == r.problem)) std::cout << "  (shrunk from " << r.problem.line() << ")\n";
-          if (failed >= 3 && opt->problem.empty()) {
+          if (failed >= 3 && !sel.problem) {
             std::cout << "  (stopping " << op << " after 3 failures)\n";
             break;
           }

@@ -52,25 +52,19 @@ void add_gradcheck_command(CLI::App& app, Context& ctx) {
     GradcheckOptions go;
     go.mode = opt->mode == "full" ? GradcheckOptions::Mode::Full
               : opt->mode == "fast" ? GradcheckOptions::Mode::Fast : GradcheckOptions::Mode::Auto;
-    std::vector<std::string> ops;
-    if (!opt->problem.empty()) {
-      const Problem p = Problem::parse(opt->problem);
-      if (!opt->op.empty() && opt->op != p.op()) throw Error("operator '" + opt->op + "' differs from the problem line's '" + p.op() + "'");
-      if (!is_backward(p.op())) throw Error(p.op() + " is not a backward operator");
-      ops = {p.op()};
-    } else {
-      ops = select_ops(opt->op, opt->all, is_backward);
-    }
+    if (!opt->problem.empty() && !is_backward(Problem::parse(opt->problem).op()))
+      throw Error(Problem::parse(opt->problem).op() + " is not a backward operator");
+    const Selection sel = select(opt->op, opt->problem, opt->all, is_backward);
+    const std::vector<std::string>& ops = sel.ops;
     nlohmann::json cases = nlohmann::json::array();
     bool all_passed = true;
     for (const auto& op : ops) {
-      const int n = opt->problem.empty() ? opt->cases : 1;
+      const int n = sel.problem ? 1 : opt->cases;
       double worst = 0;
       int failed = 0;
       for (int i = 0; i < n; ++i) {
         const uint64_t seed = opt->seed + static_cast<uint64_t>(i);
-        auto shrinkable = opt->problem.empty() ? sample_problem(op, kGradcheckBudget, opt->seed, i, n)
-                                               : rc::Shrinkable<Problem>(rc::shrinkable::just(Problem::parse(opt->problem)));
+        auto shrinkable = sel.problem ? rc::shrinkable::just(*sel.problem) : sample_problem(op, kGradcheckBudget, opt->seed, i, n);
         const Problem p = shrinkable.value();
         GradcheckResult r = gradcheck(p, seed, go);
         cases.push_back(to_json(p, seed, r));

@@ -2,6 +2,9 @@
 // Each subcommand registers itself on the CLI11 app; the callback stores the exit status:
 // 0 when everything checked passed, 1 when a check failed, 2 for bad input (see main.cpp).
 #include <CLI/CLI.hpp>
+#include <optional>
+
+#include "core/problem.hpp"
 
 namespace plumbline::apps {
 
@@ -18,5 +21,13 @@ void add_check_command(CLI::App& app, Context& ctx);
 // Operators named on the command line: one name, or every registered operator with `all`.
 // `keep` filters (e.g. backward operators only for gradcheck).
 std::vector<std::string> select_ops(const std::string& name, bool all, bool (*keep)(const std::string&));
+
+// What a checking command runs: the operators, and the one problem when --problem gave a line (whose
+// operator must agree with a named one).
+struct Selection {
+  std::vector<std::string> ops;
+  std::optional<Problem> problem;
+};
+Selection select(const std::string& name, const std::string& problem_line, bool all, bool (*keep)(const std::string&));
 
 }  // namespace plumbline::apps

@@ -26,6 +26,14 @@ std::vector<std::string> select_ops(const std::string& name, bool all, bool (*ke
   return ops;
 }
 
+Selection select(const std::string& name, const std::string& problem_line, bool all, bool (*keep)(const std::string&)) {
+  if (problem_line.empty()) return {select_ops(name, all, keep), std::nullopt};
+  const Problem p = Problem::parse(problem_line);
+  if (!name.empty() && name != p.op()) throw Error("operator '" + name + "' differs from the problem line's '" + p.op() + "'");
+  if (keep && !keep(p.op())) throw Error(p.op() + " does not apply here");
+  return {{p.op()}, p};
+}
+
 }  // namespace plumbline::apps
 
 int main(int argc, char** argv) {

@@ -10,23 +10,17 @@
 #include "check/generators.hpp"
 #include "check/shrink.hpp"
 #include "core/error.hpp"
+#include "proptests/test_support.hpp"
 #include "core/npy.hpp"
 #include "core/random.hpp"
 #include "core/registry.hpp"
 #include "reference/reference.hpp"
 
 using namespace plumbline;
+using plumbline::test::error_of;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
 
 std::filesystem::path temp_file(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / "plumbline_core_test";

@@ -9,9 +9,11 @@
 #include <random>
 
 #include "core/error.hpp"
+#include "proptests/test_support.hpp"
 #include "opencl/runtime.hpp"
 
 using namespace plumbline;
+using plumbline::test::error_of;
 using namespace plumbline::ocl;
 
 namespace {
@@ -29,14 +31,6 @@ __kernel void before_start(__global const float* x, __global float* y, int limit
 }
 )CL";
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;

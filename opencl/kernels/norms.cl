@@ -6,19 +6,7 @@
 // scratch buffer stats[2 * segments] = (mean, rstd) per segment: statistics, d_x per segment, then the
 // parameter gradients with one work-item per channel (or column), deterministic (no atomics).
 #define NORM_WG 256
-
-float wg_sum(float mine, __local float* part) {
-  const int lid = get_local_id(0);
-  part[lid] = mine;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = NORM_WG / 2; s > 0; s >>= 1) {
-    if (lid < s) part[lid] += part[lid + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  const float total = part[0];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  return total;
-}
+#include "workgroup.h"
 
 // (mean, rstd) of xs[0, len); rms: mean 0 and rstd from the mean square. Terms are scaled by 1/len as
 // they are summed, so that a representable mean or variance does not overflow on the way.
@@ -27,13 +15,13 @@ float2 segment_stats(__global const float* xs, long len, float eps, int rms, __l
   float s = 0.0f;
   if (!rms)
     for (long j = get_local_id(0); j < len; j += NORM_WG) s += xs[j] * inv;
-  const float mean = rms ? 0.0f : wg_sum(s, part);
+  const float mean = rms ? 0.0f : workgroup_sum(s, part);
   float v = 0.0f;
   for (long j = get_local_id(0); j < len; j += NORM_WG) {
     const float d = xs[j] - mean;
     v += d * (d * inv);
   }
-  const float var = wg_sum(v, part);
+  const float var = workgroup_sum(v, part);
   return (float2)(mean, rsqrt(var + eps));
 }
 
@@ -115,7 +103,7 @@ void mean_var_backward_data(__global const float* x, __global const float* gamma
     sg += gg * inv;
     sgx += gg * ((x[base + j] - mean) * rstd) * inv;
   }
-  const float mean_g = wg_sum(sg, part), mean_gx = wg_sum(sgx, part);
+  const float mean_g = workgroup_sum(sg, part), mean_gx = workgroup_sum(sgx, part);
   for (long j = get_local_id(0); j < len; j += NORM_WG) {
     const float gg = d_y[base + j] * gamma[param0 + j / inner];
     const float xhat = (x[base + j] - mean) * rstd;
@@ -152,7 +140,7 @@ void rms_norm_backward_data(__global const float* x, __global const float* gamma
   const float r = stats[2 * row + 1], inv = 1.0f / (float)n;
   float s = 0.0f;
   for (int j = get_local_id(0); j < n; j += NORM_WG) s += d_y[base + j] * gamma[j] * (x[base + j] * inv);
-  const float dot_n = wg_sum(s, part);  // sum / n
+  const float dot_n = workgroup_sum(s, part);  // sum / n
   for (int j = get_local_id(0); j < n; j += NORM_WG)
     d_x[base + j] = (d_y[base + j] * gamma[j]) * r - x[base + j] * (r * r * r) * dot_n;  // d_y gamma first: r gamma can
                                                                                            // overflow where d_y = 0

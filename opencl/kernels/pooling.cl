@@ -1,3 +1,5 @@
+#include "workgroup.h"
+
 // Pooling kernels (NCHW). ABI (docs/kernel-abi.md): inputs, outputs, then every attribute:
 // n, c, h, w, kh, kw, sh, sw, ph, pw (and cip for avg_pool2d). Window (i, j) of a plane covers rows
 // i*sh - ph .. + kh - 1 and columns j*sw - pw .. + kw - 1; cells outside the input are padding.
@@ -117,13 +119,8 @@ void global_avg_pool_forward(__global const float* x, __global float* y, int n, 
   const float scale = 1.0f / (float)hw;
   float s = 0.0f;
   for (int k = lid; k < hw; k += GAP_WG) s += x[plane * hw + k] * scale;
-  part[lid] = s;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int stride = GAP_WG / 2; stride > 0; stride >>= 1) {
-    if (lid < stride) part[lid] += part[lid + stride];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) y[plane] = part[0];
+  const float total = workgroup_sum(s, part);
+  if (lid == 0) y[plane] = total;
 }
 
 __kernel void global_avg_pool_backward(__global const float* d_y, __global float* d_x, int n, int c, int h, int w) {

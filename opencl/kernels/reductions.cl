@@ -1,6 +1,7 @@
 // Reductions and shape kernels: sum, mean (all, or per row), transpose.
 // ABI (docs/kernel-abi.md): inputs, outputs, then every attribute (over: 0 all, 1 row).
 #define REDUCE_WG 256
+#include "workgroup.h"
 
 // One work-group per row (over = row) or one for everything (over = all): each work-item sums a
 // strided slice, then a tree reduction in local memory. NaN and Inf propagate through the sums.
@@ -13,13 +14,8 @@ void reduce_rows(__global const float* x, __global float* y, int m, int n, int o
   const float scale = mean ? 1.0f / (float)len : 1.0f;
   float s = 0.0f;
   for (long j = lid; j < len; j += REDUCE_WG) s += mean ? x[base + j] * scale : x[base + j];
-  part[lid] = s;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int stride = REDUCE_WG / 2; stride > 0; stride >>= 1) {
-    if (lid < stride) part[lid] += part[lid + stride];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) y[row] = part[0];
+  const float total = workgroup_sum(s, part);
+  if (lid == 0) y[row] = total;
 }
 
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))

@@ -3,6 +3,7 @@
 // One 128-wide work-group per row: a tree reduction for the row's maximum (NaN counts as the largest,
 // so a NaN anywhere makes the row NaN, as the reference), then for the sum of exp(x - max).
 #define ROW_WG 128
+#include "workgroup.h"
 
 float max_nan(float a, float b) { return isnan(a) ? a : (isnan(b) ? b : fmax(a, b)); }
 
@@ -21,28 +22,7 @@ void row_max_sum(__global const float* x, int n, __local float* part, float* mx,
   barrier(CLK_LOCAL_MEM_FENCE);
   float e = 0.0f;
   for (int j = lid; j < n; j += ROW_WG) e += exp(x[j] - *mx);
-  part[lid] = e;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = ROW_WG / 2; s > 0; s >>= 1) {
-    if (lid < s) part[lid] += part[lid + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  *sum = part[0];
-  barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-// Sum over the row of f[j] (each work-item's strided share), reduced in the work-group.
-float row_total(float mine, __local float* part) {
-  const int lid = get_local_id(0);
-  part[lid] = mine;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = ROW_WG / 2; s > 0; s >>= 1) {
-    if (lid < s) part[lid] += part[lid + s];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  const float t = part[0];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  return t;
+  *sum = workgroup_sum(e, part);
 }
 
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
@@ -72,7 +52,7 @@ void softmax_backward(__global const float* y, __global const float* d_y, __glob
   const long base = (long)get_group_id(0) * n;
   float mine = 0.0f;
   for (int j = get_local_id(0); j < n; j += ROW_WG) mine += d_y[base + j] * y[base + j];
-  const float dot = row_total(mine, part);
+  const float dot = workgroup_sum(mine, part);
   for (int j = get_local_id(0); j < n; j += ROW_WG) d_x[base + j] = y[base + j] * d_y[base + j] - y[base + j] * dot;
 }
 
@@ -83,7 +63,7 @@ void log_softmax_backward(__global const float* y, __global const float* d_y, __
   const long base = (long)get_group_id(0) * n;
   float mine = 0.0f;
   for (int j = get_local_id(0); j < n; j += ROW_WG) mine += d_y[base + j];
-  const float total = row_total(mine, part);
+  const float total = workgroup_sum(mine, part);
   for (int j = get_local_id(0); j < n; j += ROW_WG) d_x[base + j] = d_y[base + j] - exp(y[base + j]) * total;
 }
 
@@ -107,7 +87,7 @@ void cross_entropy_forward(__global const float* logits, __global const float* t
       const float t = target_weight(target, labels, c, i, j);
       if (t != 0.0f) mine -= t * ((logits[i * c + j] - mx) - lse);  // a zero weight adds nothing, even against -Inf
     }
-    total += row_total(mine, part);
+    total += workgroup_sum(mine, part);
   }
   if (get_local_id(0) == 0) loss[0] = total / (float)b;
 }
@@ -122,7 +102,7 @@ void cross_entropy_backward(__global const float* logits, __global const float* 
   row_max_sum(logits + i * c, c, part, &mx, &sum);
   float mine = 0.0f;
   for (int j = get_local_id(0); j < c; j += ROW_WG) mine += target_weight(target, labels, c, i, j);
-  const float weights = row_total(mine, part);
+  const float weights = workgroup_sum(mine, part);
   const float scale = d_loss[0] / (float)b;
   for (int j = get_local_id(0); j < c; j += ROW_WG)
     d_logits[i * c + j] = scale * (exp(logits[i * c + j] - mx) / sum * weights - target_weight(target, labels, c, i, j));
