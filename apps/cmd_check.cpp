@@ -36,7 +36,7 @@ Values values_for_case(int i) {
 nlohmann::json to_json(const CaseResult& r) {
   return {{"op", r.problem.op()}, {"problem", r.problem.line()}, {"device", r.device},   {"values", to_string(r.values)},
           {"seed", r.seed},       {"passed", r.passed},           {"verdict", r.verdict}, {"message", r.message},
-          {"worst_ratio", r.worst_ratio}, {"seconds", r.seconds}};
+          {"worst_ratio", r.worst_ratio}, {"max_error", r.max_error}, {"seconds", r.seconds}};
 }
 
 }  // namespace

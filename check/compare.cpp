@@ -105,6 +105,7 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
       ++nonzero_refs;
       if (k == 0) ++zero_where_nonzero;
     }
+    c.max_error = std::max(c.max_error, err);
     const double ratio = err == 0 ? 0.0 : (bound > 0 ? err / bound : INFINITY);
     if (ratio > 1) {
       ++c.mismatches;

@@ -36,6 +36,7 @@ struct Comparison {
   int64_t elements = 0, mismatches = 0, nonfinite_mismatches = 0;
   int64_t unrepresentable = 0;  // elements whose terms exceed float's range: not judged
   double worst_ratio = 0;  // max error / bound (exact mode: 0, or infinity at a mismatch)
+  double max_error = 0;    // largest |kernel - ref| over the finite elements judged
   int64_t worst_index = -1;
   double worst_got = 0, worst_ref = 0, worst_bound = 0;
   std::string message;  // the first problem, in words (empty when passed)

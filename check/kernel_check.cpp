@@ -102,6 +102,7 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed) {
   for (size_t i = 0; i < ex.outputs.size(); ++i) {
     const Comparison c = compare(sig.outputs[i].name, ex.outputs[i], ref[i], models[i]);
     r.worst_ratio = std::max(r.worst_ratio, c.worst_ratio);
+    r.max_error = std::max(r.max_error, c.max_error);
     if (!c.passed && r.passed) {
       r.passed = false;
       r.verdict = c.untrustworthy ? "untrustworthy" : c.nonfinite_mismatches ? "non-finite" : "wrong";

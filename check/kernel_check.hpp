@@ -27,7 +27,8 @@ struct CaseResult {
   std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, untrustworthy
   std::string message;  // the first problem, in words
   double worst_ratio = 0;
-  double seconds = 0;   // kernel time from profiling events
+  double max_error = 0;  // largest |kernel - reference| over every output's judged elements
+  double seconds = 0;    // kernel time from profiling events
 };
 
 // What one launch produced: the outputs, the kernel time, and the first memory problem (a write out
