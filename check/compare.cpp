@@ -22,6 +22,11 @@ constexpr double kOverflow = 3.4028235677973366e38;
 // The float closest to a double beyond float's range is Inf: a kernel may return it there.
 bool beyond_float(double v) { return std::abs(v) >= kOverflow; }
 
+// The model's first-order bound at one element, before the FLT_MIN floor (0 in exact mode).
+double reach_of(const ErrorModel& model, double gamma_k, double mag, double ref) {
+  return model.exact ? 0.0 : kBoundConstant * (gamma_k * mag + model.ulps * kUnitRoundoff * std::abs(ref));
+}
+
 }  // namespace
 
 TensorD error_bounds(const TensorD& ref, const ErrorModel& model) {
@@ -34,7 +39,7 @@ TensorD error_bounds(const TensorD& ref, const ErrorModel& model) {
       b[i] = INFINITY;
       continue;
     }
-    b[i] = model.exact ? 0.0 : kBoundConstant * (g * mag + model.ulps * kUnitRoundoff * std::abs(ref[i])) + FLT_MIN;
+    b[i] = model.exact ? 0.0 : reach_of(model, g, mag, ref[i]) + FLT_MIN;
   }
   return b;
 }
@@ -89,9 +94,8 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
       }
       continue;
     }
-    const double mag_here = model.mag.numel() ? model.mag[i] : 0.0;
-    const double reach = model.exact ? 0.0 : kBoundConstant * (gamma_of(model.k) * mag_here + model.ulps * kUnitRoundoff * std::abs(r));
-    if (std::isinf(k) && std::signbit(k) == std::signbit(r) && std::abs(r) + reach >= kOverflow) continue;  // rounds to Inf
+    if (std::isinf(k) && std::signbit(k) == std::signbit(r) && std::abs(r) + reach_of(model, g, mag, r) >= kOverflow)
+      continue;  // within its bound of the overflow threshold: rounds to Inf
     if (std::isnan(k) || std::isinf(k)) {
       ++c.mismatches, ++c.nonfinite_mismatches;
       note(i, INFINITY, 0, "kernel " + show(k) + " where the reference is finite (" + show(r) + ")");
@@ -99,7 +103,7 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
     }
     // Below FLT_MIN a float result may be a subnormal (spacing 2^-149) or flushed to zero (devices need
     // not support float denormals): FLT_MIN is the floor of every bound.
-    const double bound = model.exact ? 0.0 : kBoundConstant * (g * mag + model.ulps * kUnitRoundoff * std::abs(r)) + FLT_MIN;
+    const double bound = model.exact ? 0.0 : reach_of(model, g, mag, r) + FLT_MIN;
     const double err = model.exact ? std::abs(k - static_cast<double>(static_cast<float>(r))) : std::abs(k - r);
     if (r != 0 && std::abs(r) > bound) {
       ++nonzero_refs;
