@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   add_ops_command(app, ctx);
   add_gradcheck_command(app, ctx);
   add_eval_command(app, ctx);
+  add_rules_command(app, ctx);
 #ifdef PLUMBLINE_WITH_OPENCL
   add_devices_command(app, ctx);
   add_check_command(app, ctx);

@@ -1,0 +1,139 @@
+// `plumbline rules check [FILE]`: every rewrite rule proved on random problems (egraph/rule_check),
+// with the reference interpreter and, unless --device none, on each OpenCL device.
+// `plumbline rules list [FILE]`: the rules, one per line.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "apps/commands.hpp"
+#include "core/error.hpp"
+#include "egraph/models.hpp"
+#include "egraph/optimize.hpp"
+#include "egraph/rule_check.hpp"
+#ifdef PLUMBLINE_WITH_OPENCL
+#include "egraph/device_eval.hpp"
+#include "opencl/device.hpp"
+#endif
+
+namespace plumbline::apps {
+namespace {
+
+struct Options {
+  std::string file, at, values, device, json;
+  std::vector<std::string> rules;
+  int instances = 40;
+  uint64_t seed = 1;
+};
+
+std::vector<const egraph::Rule*> chosen(const std::vector<egraph::Rule>& all, const std::vector<std::string>& names) {
+  std::vector<const egraph::Rule*> out;
+  for (const auto& r : all)
+    if (names.empty() || std::find(names.begin(), names.end(), r.name) != names.end()) out.push_back(&r);
+  for (const auto& n : names)
+    if (std::none_of(all.begin(), all.end(), [&](const egraph::Rule& r) { return r.name == n; }))
+      throw Error("no rule named '" + n + "' in the rules file");
+  return out;
+}
+
+// One pass over the rules with one evaluator; prints a line per rule, returns the JSON of each.
+nlohmann::json check_all(const std::vector<const egraph::Rule*>& rules, egraph::RuleCheckOptions ro, const std::string& file,
+                         const std::string& where, bool& all_passed) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const egraph::Rule* r : rules) {
+    const egraph::RuleVerdict v = egraph::check_rule(*r, ro, file);
+    all_passed = all_passed && v.passed;
+    std::printf("%-28s %-10s %s  %3d instances  %4d evaluations (%d on device)  worst ratio %.3g\n", r->name.c_str(),
+                where.c_str(), v.passed ? "pass" : "FAIL", v.instances, v.evaluations, v.device_evaluations, v.worst_ratio);
+    if (!v.passed) std::cout << v.counterexample << "\n  repro: " << v.repro << "\n";
+    out.push_back({{"rule", r->name}, {"line", r->line}, {"numerics", r->numerics_str()}, {"evaluator", where},
+                   {"passed", v.passed}, {"instances", v.instances}, {"evaluations", v.evaluations},
+                   {"device_evaluations", v.device_evaluations}, {"rejected_samples", v.rejected},
+                   {"worst_ratio", std::isfinite(v.worst_ratio) ? nlohmann::json(v.worst_ratio) : nlohmann::json("inf")},
+                   {"covered", v.covered}, {"message", v.message}, {"counterexample", v.counterexample}, {"repro", v.repro},
+                   {"lhs", r->lhs.str()}, {"rhs", r->rhs.str()}});
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_rules_command(CLI::App& app, Context& ctx) {
+  auto* rules = app.add_subcommand("rules", "The e-graph's rewrite rules: check them, list them");
+  rules->require_subcommand(1);
+  auto opt = std::make_shared<Options>();
+
+  auto* check = rules->add_subcommand("check", "Prove every rule on random problems (reference, then each device)");
+  check->add_option("file", opt->file, "rules file (default: the shipped egraph/rules/training.rules)");
+  check->add_option("--rule", opt->rules, "only these rules (repeatable)");
+  check->add_option("--at", opt->at, "one instance, e.g. \"m=2 k=3 ?act=relu\" (with --rule)");
+  check->add_option("--values", opt->values, "one value distribution: integers, uniform, normal, edge");
+  check->add_option("--instances", opt->instances, "problems per rule")->check(CLI::PositiveNumber);
+  check->add_option("--seed", opt->seed, "seed of the problems and values");
+  check->add_option("--device", opt->device, "device selector, or 'none' for the reference only (default: PLUMBLINE_DEVICE, else all)");
+  check->add_option("--json", opt->json, "write each rule's verdict to this JSON file");
+  check->callback([opt, &ctx] {
+    const std::string file = opt->file.empty() ? egraph::default_rules_path() : opt->file;
+    const auto all = egraph::load_rules(file);
+    const auto selected = chosen(all, opt->rules);
+    if (!opt->at.empty() && selected.size() != 1) throw Error("--at names one instance of one rule: give --rule NAME");
+    egraph::RuleCheckOptions ro;
+    ro.instances = opt->instances;
+    ro.seed = opt->seed;
+    if (!opt->at.empty()) ro.at = opt->at;
+    if (!opt->values.empty()) ro.values = values_from_string(opt->values);
+    bool passed = true;
+    nlohmann::json verdicts = check_all(selected, ro, file, "reference", passed);
+#ifdef PLUMBLINE_WITH_OPENCL
+    const std::string sel = opt->device.empty() ? ocl::default_selector() : opt->device;
+    if (sel != "none")
+      for (const auto& device : ocl::select_devices(sel)) {
+        ocl::Runtime rt(device);
+        KernelChecker kc(rt);
+        egraph::DeviceSideEvaluator dev(kc, device.selector);
+        ro.device = &dev;
+        for (auto& v : check_all(selected, ro, file, device.selector, passed)) verdicts.push_back(v);
+      }
+#else
+    if (!opt->device.empty() && opt->device != "none") throw Error("this build has no OpenCL: --device is not available");
+#endif
+    std::cout << (passed ? "all rules hold" : "SOME RULES FAIL") << " (" << selected.size() << " rules, " << file << ")\n";
+    if (!opt->json.empty()) {
+      std::ofstream f(opt->json);
+      if (!f) throw Error("cannot write " + opt->json);
+      f << nlohmann::json{{"kind", "rules"}, {"file", file}, {"seed", opt->seed}, {"rules", verdicts}}.dump(1) << "\n";
+    }
+    ctx.exit_code = std::max(ctx.exit_code, passed ? 0 : 1);
+  });
+
+  auto* optimize = rules->add_subcommand("optimize", "Saturate a training graph with the rules and extract the cheapest");
+  auto model = std::make_shared<std::string>();
+  auto print = std::make_shared<bool>(false);
+  optimize->add_option("graph", *model, "mlp_gelu, conv_block or transformer_mlp")->required()
+      ->check(CLI::IsMember({"mlp_gelu", "conv_block", "transformer_mlp"}));
+  optimize->add_option("--rules", opt->file, "rules file (default: the shipped one)");
+  optimize->add_flag("--print", *print, "print the graph before and after");
+  optimize->callback([opt, model, print] {
+    const std::string file = opt->file.empty() ? egraph::default_rules_path() : opt->file;
+    const auto rules = egraph::load_rules(file);
+    egraph::TrainingGraph t = *model == "mlp_gelu" ? egraph::mlp_gelu(64, 256, 1024, 10)
+                              : *model == "conv_block" ? egraph::conv_block(8, 64, 32, 64, 32)
+                                                       : egraph::transformer_mlp(512, 768, 3072);
+    const egraph::Optimized o = egraph::optimize(t.graph, rules);
+    if (*print) std::cout << "before:\n" << t.graph.str() << "\nafter:\n" << o.graph.str() << "\n";
+    std::printf("%s: %s\n", t.name.c_str(), o.run.summary().c_str());
+    for (const auto& [rule, n] : o.run.applied) std::printf("  %-28s %zu merges\n", rule.c_str(), n);
+    std::printf("nodes %zu -> %zu, modelled cost %.1f us -> %.1f us (%.1f%% lower)\n", o.nodes_before, o.nodes_after,
+                o.cost_before, o.cost_after, 100 * (1 - o.cost_after / o.cost_before));
+  });
+
+  auto* list = rules->add_subcommand("list", "Print the rules");
+  list->add_option("file", opt->file, "rules file (default: the shipped one)");
+  list->callback([opt] {
+    const std::string file = opt->file.empty() ? egraph::default_rules_path() : opt->file;
+    for (const auto& r : egraph::load_rules(file))
+      std::cout << r.name << "  [" << r.numerics_str() << "]  " << r.lhs.str() << "  ->  " << r.rhs.str() << "\n";
+  });
+}
+
+}  // namespace plumbline::apps
