@@ -24,7 +24,8 @@ struct GradientCheck {
 
 // Central differences of output `loss` at two steps (Richardson), for every element of every input
 // in `wrt`, against the graph's "d_<input>" outputs; allowed: rtol * |numeric| + atol * max |numeric|
-// over the tensor + the finite-difference error estimate.
+// over all the tensors + the finite-difference error estimate (the two steps' difference, and the loss's
+// rounding (64 ulps of it, from the forward's sums) over the step).
 GradientCheck check_gradients(const Graph& g, const std::string& loss, const std::vector<std::string>& wrt,
                               const Bindings<double>& at, double rtol = 1e-6, double atol = 1e-8);
 
