@@ -81,6 +81,7 @@ struct Outcome {
   std::string message;  // "" when the instance passes
   double worst_ratio = 0;
   bool device_ran = false;
+  bool device_failed = false;  // the reference passed, the device did not
 };
 
 Outcome evaluate(const Rule& rule, const RuleInstance& inst, Values values, uint64_t seed, SideEvaluator* device) {
@@ -108,7 +109,10 @@ Outcome evaluate(const Rule& rule, const RuleInstance& inst, Values values, uint
     if (device) {
       o.device_ran = true;
       const std::string d = device->check(inst.lhs, inst.rhs, in32, rule.numerics == Numerics::Exact && integers);
-      if (!d.empty()) o.message = "on " + device->name() + ": " + d;
+      if (!d.empty()) {
+        o.message = "on " + device->name() + ": " + d;
+        o.device_failed = true;
+      }
     }
   } catch (const Error& e) {
     o.message = std::string("evaluation failed: ") + e.what();
@@ -376,7 +380,8 @@ RuleVerdict check_rule(const Rule& rule, const RuleCheckOptions& opt, const std:
       ce << "  " << message;
       v.counterexample = ce.str();
       v.repro = "plumbline rules check " + (rules_file.empty() ? std::string("FILE") : rules_file) + " --rule " + rule.name +
-                " --at \"" + best.binding.str() + "\" --values " + to_string(kind) + " --seed " + std::to_string(seed);
+                " --at \"" + best.binding.str() + "\" --values " + to_string(kind) + " --seed " + std::to_string(seed) +
+                " --device " + (o.device_failed && device ? device->name() : std::string("none"));
       return v;
     }
   }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <fstream>
 #include <cstdio>
 #include <filesystem>
 
@@ -144,3 +145,43 @@ TEST(Cli, DevicesWithoutAnyDriverSaysSo) {
   EXPECT_NE(ok.output.find(":0  "), std::string::npos) << ok.output;
 }
 #endif
+
+TEST(Cli, RulesCheckRejectsThePlantedRulesWithRunnableRepros) {
+  const std::string planted = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/planted/unsound.rules";
+  const Outcome r = run("rules check " + planted + " --device none --rule commuted-matmul --rule silu-fusion-unguarded");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("SOME RULES FAIL"), std::string::npos) << r.output;
+  // Each printed repro runs alone and fails the same way.
+  size_t at = 0;
+  int repros = 0;
+  while ((at = r.output.find("repro: plumbline ", at)) != std::string::npos) {
+    const size_t end = r.output.find('\n', at);
+    const std::string cmd = r.output.substr(at + 17, end - at - 17);
+    EXPECT_NE(cmd.find("--device none"), std::string::npos) << cmd;  // a reference failure needs no device
+    const Outcome again = run(cmd);
+    EXPECT_EQ(again.status, 1) << cmd << "\n" << again.output;
+    ++repros;
+    at = end;
+  }
+  EXPECT_EQ(repros, 2);
+}
+
+TEST(Cli, RulesCheckNamesTheLineOfAMalformedFile) {
+  const auto file = temp_dir() / "bad.rules";
+  std::ofstream(file) << "(rule ok\n  (vars (x real (m n)))\n  (lhs (transpose (transpose x)))\n  (rhs x)\n  (numerics exact))\n"
+                         "(rule broken\n  (vars (x real (m n)))\n  (lhs (transpose (tranpose x)))\n  (rhs x)\n  (numerics exact))\n";
+  const Outcome r = run("rules check " + file.string() + " --device none");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find(file.string() + ":8: rule 'broken': unknown operator 'tranpose'"), std::string::npos) << r.output;
+  const Outcome missing = run("rules check /nonexistent.rules");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.output.find("cannot read rules file '/nonexistent.rules'"), std::string::npos);
+}
+
+TEST(Cli, RulesOptimizeReportsTheSaturationAndTheCost) {
+  const Outcome r = run("rules optimize conv_block");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("saturated"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("silu-fusion"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("% lower"), std::string::npos) << r.output;
+}

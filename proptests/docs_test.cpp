@@ -49,3 +49,17 @@ TEST(Docs, OperatorsMdDocumentsEveryOperatorAttributeAndTensor) {
     for (const auto& t : s.outputs) EXPECT_TRUE(names(own, t.name)) << "output '" << t.name << "' not documented";
   }
 }
+
+TEST(Docs, EgraphMdListsEveryShippedRule) {
+  const std::string doc = read(std::string(PLUMBLINE_SOURCE_DIR) + "/docs/egraph.md");
+  const std::string rules = read(std::string(PLUMBLINE_SOURCE_DIR) + "/egraph/rules/training.rules");
+  ASSERT_FALSE(doc.empty());
+  int count = 0;
+  for (size_t at = rules.find("\n(rule "); at != std::string::npos; at = rules.find("\n(rule ", at + 1)) {
+    const size_t start = at + 7;
+    const std::string name = rules.substr(start, rules.find_first_of(" \n", start) - start);
+    EXPECT_NE(doc.find("| `" + name + "` |"), std::string::npos) << "rule '" << name << "' is not in docs/egraph.md's table";
+    ++count;
+  }
+  EXPECT_GE(count, 20);
+}

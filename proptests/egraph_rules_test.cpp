@@ -44,6 +44,7 @@ TEST(PlantedRules, EachIsRejectedWithAReproducibleCounterexample) {
     again.at = at.substr(0, at.find('"'));
     again.values = values_from_string(v.repro.substr(v.repro.find("--values ") + 9, v.repro.find(" --seed") - v.repro.find("--values ") - 9));
     again.seed = std::stoull(v.repro.substr(v.repro.find("--seed ") + 7));
+    EXPECT_NE(v.repro.find("--device none"), std::string::npos) << v.repro;
     const RuleVerdict r = check_rule(rule, again, file);
     EXPECT_FALSE(r.passed) << rule.name << ": the repro passes: " << v.repro;
     EXPECT_EQ(r.message, v.message) << rule.name;

@@ -15,5 +15,7 @@ echo "== reference gradients against finite differences"
 build/apps/plumbline gradcheck --all --cases 100 --json "$out/gradcheck.json" || status=$?
 echo "== every kernel against the reference, on every OpenCL device (PLUMBLINE_DEVICE narrows it)"
 build/apps/plumbline check --all --cases 100 --json "$out/check.json" || status=$?
-echo "results: $out/gradcheck.json $out/check.json"
+echo "== every rewrite rule of the e-graph, on the reference and on every OpenCL device"
+build/apps/plumbline rules check --json "$out/rules.json" || status=$?
+echo "results: $out/gradcheck.json $out/check.json $out/rules.json"
 exit $status
