@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
 #ifdef PLUMBLINE_WITH_OPENCL
   add_devices_command(app, ctx);
   add_check_command(app, ctx);
+  add_bench_command(app, ctx);
 #endif
   try {
     app.parse(argc, argv);

@@ -46,8 +46,15 @@ class KernelChecker {
   // Runs the operator's kernels on the given inputs (poisoned outputs, guarded buffers).
   Execution execute(const Problem& p, const std::vector<TensorF>& inputs);
 
- private:
+  // The program that holds the plan's entries (ours, or the user's file), built once.
   const cl::Program& program_for(const ocl::LaunchPlan& plan);
+  // The user's entry names ({} for ours): launch() renames the plan's steps with them.
+  std::vector<std::string> entries() const { return user_ ? user_->entries : std::vector<std::string>{}; }
+  ocl::Runtime& runtime() { return rt_; }
+  const std::optional<UserKernel>& user() const { return user_; }
+  bool user_kernel() const { return user_.has_value(); }
+
+ private:
 
   ocl::Runtime& rt_;
   std::optional<UserKernel> user_;

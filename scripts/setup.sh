@@ -8,6 +8,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd  # opencl/ (PoCL: OpenCL on the CPU)
   librapidcheck-dev libgtest-dev       # proptests/
   libbenchmark-dev                     # bench/
+  libclblast-dev                       # bench/: CLBlast SGEMM, the OpenCL GEMM peer on GPUs
   libcli11-dev nlohmann-json3-dev      # apps/: argument parsing, JSON
   python3 python3-matplotlib python3-scipy  # reports/ (Debian's python3, /usr/bin/python3)
 )

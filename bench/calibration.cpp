@@ -1,0 +1,45 @@
+#include "bench/calibration.hpp"
+
+#include <algorithm>
+
+namespace plumbline::bench {
+
+DevicePeaks calibrate(ocl::Runtime& rt) {
+  const cl::Program program = rt.build_file("calibration.cl").program;
+  DevicePeaks peaks;
+  {
+    const size_t local = 128;
+    const size_t global = std::max<size_t>(1, rt.device().compute_units) * 2048;
+    ocl::GuardedBuffer out = rt.buffer("calibration_out", static_cast<int64_t>(global));
+    cl::Kernel k(program, "fma_peak");
+    int iters = 64;
+    for (int attempt = 0; attempt < 12; ++attempt) {  // grow until one run takes >= 20 ms
+      ocl::set_args(k, out, iters, 0.999f, 1e-3f);
+      if (rt.run(k, cl::NDRange(global), cl::NDRange(local), "fma_peak") >= 0.02) break;
+      iters *= 2;
+    }
+    double best = 0;
+    for (int run = 0; run < 5; ++run) best = std::max(best, 128.0 * iters * global / rt.run(k, cl::NDRange(global), cl::NDRange(local), "fma_peak"));
+    peaks.gflops = best / 1e9;
+  }
+  {
+    const int64_t budget = static_cast<int64_t>(std::min<uint64_t>({uint64_t{256} << 20, rt.device().max_alloc_bytes / 2,
+                                                                      rt.device().global_mem_bytes / 8}));
+    const int64_t floats = budget / 4 / 4 * 4;  // a whole number of float4
+    ocl::GuardedBuffer in = rt.buffer("calibration_in", floats), out = rt.buffer("calibration_copy", floats);
+    in.upload(std::vector<float>(static_cast<size_t>(floats), 1.0f));
+    cl::Kernel k(program, "copy_bandwidth");
+    ocl::set_args(k, in, out);
+    double best = 0;
+    for (int run = 0; run < 6; ++run)
+      best = std::max(best, 2.0 * 4.0 * static_cast<double>(floats) /
+                                rt.run(k, cl::NDRange(static_cast<size_t>(floats / 4)), cl::NullRange, "copy_bandwidth"));
+    peaks.gbps = best / 1e9;
+  }
+  peaks.method = "measured: fma_peak (16 float4 fma chains per work-item) and copy_bandwidth (" +
+                 std::to_string(std::min<uint64_t>({uint64_t{256} << 20, rt.device().max_alloc_bytes / 2, rt.device().global_mem_bytes / 8}) >> 20) +
+                 " MiB copy), best of 5-6 runs (opencl/kernels/calibration.cl)";
+  return peaks;
+}
+
+}  // namespace plumbline::bench

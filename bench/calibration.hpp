@@ -1,0 +1,19 @@
+#pragma once
+// What a device can do at best, measured by calibration kernels (opencl/kernels/calibration.cl):
+// FP32 FMA throughput (16 independent float4 fma chains per work-item) and memory bandwidth (a copy
+// of buffers far larger than any cache). Best of several runs; stated as measured in the results.
+#include <string>
+
+#include "opencl/runtime.hpp"
+
+namespace plumbline::bench {
+
+struct DevicePeaks {
+  double gflops = 0;  // FP32, an FMA counted as two
+  double gbps = 0;    // bytes read + written per second, 1e9
+  std::string method;
+};
+
+DevicePeaks calibrate(ocl::Runtime& rt);
+
+}  // namespace plumbline::bench

@@ -1,0 +1,222 @@
+#include "bench/suite.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include "bench/calibration.hpp"
+#include "bench/clblast_peer.hpp"
+#include "bench/cpu_peer.hpp"
+#include "bench/timed.hpp"
+#include "core/error.hpp"
+#include "core/registry.hpp"
+#include "opencl/device.hpp"
+
+namespace plumbline::bench {
+namespace {
+
+struct DeviceCtx {
+  std::unique_ptr<ocl::Runtime> runtime;
+  std::unique_ptr<KernelChecker> checker;
+  DevicePeaks peaks;
+};
+
+// One benchmark's state, kept across Google Benchmark's calls (it calls the function once to pick an
+// iteration count, then once per repetition). Buffers live while the benchmark runs: the previous
+// benchmark's are released when the next one starts.
+struct BenchCtx {
+  Problem problem;
+  DeviceCtx* device = nullptr;  // nullptr: the CPU peer
+  bool checked = false;
+  CheckOnce check;
+  std::unique_ptr<TimedProblem> timed;
+  std::unique_ptr<ClblastGemm> clblast;  // the CLBlast peer's benchmark
+  std::vector<TensorF> peer_in, peer_out;
+};
+
+BenchCtx* g_current = nullptr;
+
+void make_current(BenchCtx* c) {
+  if (g_current == c) return;
+  if (g_current) {
+    g_current->timed.reset();
+    g_current->clblast.reset();
+    g_current->peer_in.clear();
+    g_current->peer_out.clear();
+  }
+  g_current = c;
+}
+
+void set_counters(benchmark::State& st, const Problem& p, double seconds_per_iter, const DevicePeaks* peaks) {
+  const Signature sig = signature_of(p);
+  const double gflops = sig.flops / seconds_per_iter / 1e9, gbps = sig.bytes() / seconds_per_iter / 1e9;
+  st.counters["gflops"] = gflops;
+  st.counters["gbps"] = gbps;
+  st.counters["flops"] = sig.flops;
+  st.counters["bytes"] = sig.bytes();
+  if (peaks && peaks->gflops > 0) {
+    st.counters["pct_peak_flops"] = 100 * gflops / peaks->gflops;
+    st.counters["pct_peak_bw"] = 100 * gbps / peaks->gbps;
+    // Roofline: the best this problem could do at its arithmetic intensity.
+    const double bound = std::min(peaks->gflops, sig.flops / sig.bytes() * peaks->gbps);
+    st.counters["pct_roofline"] = 100 * gflops / bound;
+  }
+}
+
+void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, int& failures) {
+  make_current(&c);
+  if (!c.checked) {
+    c.checked = true;
+    c.check = check_once(*c.device->checker, c.problem, opt.check_budget, opt.seed);
+    if (!c.check.passed) ++failures;
+  }
+  if (!c.check.passed) {
+    st.SkipWithError(("not timed: the kernel fails its check: " + c.check.message).c_str());
+    for (auto _ : st) {
+    }
+    return;
+  }
+  if (!c.timed) {
+    c.timed = std::make_unique<TimedProblem>(*c.device->checker, c.problem, opt.seed);
+    c.timed->launch();  // warm-up: first-launch costs (kernel creation, page faults) are not timed
+    c.timed->launch();
+  }
+  double total = 0;
+  for (auto _ : st) {
+    const double s = c.timed->launch();
+    st.SetIterationTime(s);
+    total += s;
+  }
+  set_counters(st, c.problem, total / static_cast<double>(st.iterations()), &c.device->peaks);
+  if (!(c.check.checked == c.problem)) st.SetLabel("checked at " + c.check.checked.line());
+}
+
+void run_clblast(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt) {
+  make_current(&c);
+  if (!c.clblast) {
+    c.clblast = std::make_unique<ClblastGemm>(*c.device->runtime, c.problem, opt.seed);
+    c.clblast->launch();  // warm-up (CLBlast compiles its kernels on first use)
+  }
+  double total = 0;
+  for (auto _ : st) {
+    const double s = c.clblast->launch();
+    st.SetIterationTime(s);
+    total += s;
+  }
+  set_counters(st, c.problem, total / static_cast<double>(st.iterations()), &c.device->peaks);
+  st.SetLabel(c.clblast->label());
+}
+
+void run_on_cpu(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt) {
+  make_current(&c);
+  const Signature sig = signature_of(c.problem);
+  if (c.peer_in.empty()) {
+    Rng rng(opt.seed);
+    for (const auto& d : sig.inputs) c.peer_in.push_back(make_input(d, Values::Normal, rng));
+    for (const auto& d : sig.outputs) c.peer_out.emplace_back(d.shape);
+  }
+  const CpuPeer peer = cpu_peer(c.problem);
+  peer.run(c.peer_in, c.peer_out);  // warm-up
+  double total = 0;
+  for (auto _ : st) {
+    const auto t0 = std::chrono::steady_clock::now();
+    peer.run(c.peer_in, c.peer_out);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    st.SetIterationTime(s);
+    total += s;
+  }
+  set_counters(st, c.problem, total / static_cast<double>(st.iterations()), nullptr);
+  st.SetLabel(peer.method);
+}
+
+}  // namespace
+
+std::string benchmark_name(const Problem& p, const std::string& where) { return p.line() + "@" + where; }
+
+int run_suite(const SuiteOptions& opt) {
+  if (opt.problems.empty()) throw Error("bench: no problems to time (give --batch or --problem)");
+  std::vector<std::unique_ptr<DeviceCtx>> devices;
+  for (const auto& info : ocl::select_devices(opt.devices)) {
+    auto d = std::make_unique<DeviceCtx>();
+    d->runtime = std::make_unique<ocl::Runtime>(info);
+    d->checker = std::make_unique<KernelChecker>(*d->runtime, opt.user);
+    d->peaks = calibrate(*d->runtime);
+    const std::string key = "device." + info.selector;
+    benchmark::AddCustomContext(key + ".name", info.name);
+    benchmark::AddCustomContext(key + ".platform", info.platform_name + " " + info.platform_version);
+    benchmark::AddCustomContext(key + ".driver", info.driver_version);
+    benchmark::AddCustomContext(key + ".peak_gflops", std::to_string(d->peaks.gflops));
+    benchmark::AddCustomContext(key + ".peak_gbps", std::to_string(d->peaks.gbps));
+    benchmark::AddCustomContext(key + ".peaks_method", d->peaks.method);
+    std::printf("%s: %s, peaks measured: %.1f GFLOP/s FP32, %.1f GB/s\n", info.selector.c_str(), info.name.c_str(),
+                d->peaks.gflops, d->peaks.gbps);
+    devices.push_back(std::move(d));
+  }
+  benchmark::AddCustomContext("plumbline.build", PLUMBLINE_BUILD_ID);
+  benchmark::AddCustomContext("plumbline.kernels", opt.user ? "user kernel " + opt.user->path : std::string("plumbline's own"));
+  benchmark::AddCustomContext("plumbline.repetitions", std::to_string(opt.repetitions));
+
+  std::vector<std::unique_ptr<BenchCtx>> contexts;
+  int failures = 0;
+  for (const auto& entry : opt.problems) {
+    if (!ocl::find_launch_plan(entry.problem.op())) throw Error(entry.problem.op() + " has no OpenCL kernel to time");
+    for (auto& d : devices) {
+      auto c = std::make_unique<BenchCtx>();
+      c->problem = entry.problem;
+      c->device = d.get();
+      BenchCtx* raw = c.get();
+      benchmark::RegisterBenchmark(benchmark_name(entry.problem, d->runtime->device().selector).c_str(),
+                                   [raw, &opt, &failures](benchmark::State& st) { run_on_device(st, *raw, opt, failures); })
+          ->UseManualTime()
+          ->Repetitions(opt.repetitions)
+          ->MinTime(opt.min_time)
+          ->Unit(benchmark::kMillisecond);
+      contexts.push_back(std::move(c));
+      if (opt.clblast_peer && clblast_supports(entry.problem)) {
+        auto pc = std::make_unique<BenchCtx>();
+        pc->problem = entry.problem;
+        pc->device = d.get();
+        BenchCtx* praw = pc.get();
+        benchmark::RegisterBenchmark(benchmark_name(entry.problem, d->runtime->device().selector + "+clblast").c_str(),
+                                     [praw, &opt](benchmark::State& st) { run_clblast(st, *praw, opt); })
+            ->UseManualTime()
+            ->Repetitions(opt.repetitions)
+            ->MinTime(opt.min_time)
+            ->Unit(benchmark::kMillisecond);
+        contexts.push_back(std::move(pc));
+      }
+    }
+    if (opt.cpu_peer) {
+      auto c = std::make_unique<BenchCtx>();
+      c->problem = entry.problem;
+      BenchCtx* raw = c.get();
+      benchmark::RegisterBenchmark(benchmark_name(entry.problem, "cpu-eigen").c_str(),
+                                   [raw, &opt](benchmark::State& st) { run_on_cpu(st, *raw, opt); })
+          ->UseManualTime()
+          ->Repetitions(opt.repetitions)
+          ->MinTime(opt.min_time)
+          ->Unit(benchmark::kMillisecond);
+      contexts.push_back(std::move(c));
+    }
+  }
+  // Every repetition goes to the JSON (the gate's statistics need them); the console shows the
+  // aggregates only.
+  std::vector<std::string> args{"plumbline-bench", "--benchmark_display_aggregates_only=true"};
+  if (!opt.json.empty()) {
+    args.push_back("--benchmark_out=" + opt.json);
+    args.push_back("--benchmark_out_format=json");
+  }
+  if (!opt.filter.empty()) args.push_back("--benchmark_filter=" + opt.filter);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::ClearRegisteredBenchmarks();
+  make_current(nullptr);
+  return failures ? 1 : 0;
+}
+
+}  // namespace plumbline::bench

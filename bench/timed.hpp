@@ -1,0 +1,37 @@
+#pragma once
+// One problem ready to time on a device: inputs uploaded once, outputs and scratch allocated once;
+// launch() runs every step of the operator's launch plan and returns the kernel time from the
+// profiling events (host overhead excluded). And the check that comes before any timing.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check/kernel_check.hpp"
+
+namespace plumbline::bench {
+
+class TimedProblem {
+ public:
+  TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed);
+  double launch();
+
+ private:
+  KernelChecker& kc_;
+  Problem p_;
+  const ocl::LaunchPlan* plan_;
+  std::vector<ocl::GuardedBuffer> in_, out_, scratch_;
+};
+
+struct CheckOnce {
+  bool passed = false;
+  std::string message;  // why not
+  Problem checked;      // the problem checked: the benchmark's own, or the same layer at a smaller batch
+};
+
+// Checks the kernel against the reference before it is timed (normal values, one case). A problem
+// whose reference would cost more than `flops_budget` (the reference runs in double on the host) is
+// checked at a smaller batch (n, batch, b or m halved until it fits): the same layer, every other
+// dimension as timed.
+CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed);
+
+}  // namespace plumbline::bench
