@@ -14,7 +14,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     std::vector<std::string> batches, problems, entries;
     std::string device, json, filter, kernel_file;
     int repetitions = 9;
-    double min_time = 0.1;
+    double min_time = 0.1, check_budget = 3e8;
     bool smoke = false, cpu_peer = false, clblast_peer = false;
     uint64_t seed = 1;
   };
@@ -33,6 +33,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--json", opt->json, "write Google Benchmark's JSON here");
   cmd->add_option("--filter", opt->filter, "only benchmarks whose name matches this regex");
   cmd->add_option("--seed", opt->seed, "seed of the input values");
+  cmd->add_option("--check-budget", opt->check_budget,
+                  "FLOPs of the reference check before timing; larger problems are checked at a smaller batch")
+      ->check(CLI::PositiveNumber);
   cmd->callback([opt, &ctx] {
     bench::SuiteOptions so;
     std::vector<std::string> files = opt->batches;
@@ -57,6 +60,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     so.json = opt->json;
     so.filter = opt->filter;
     so.seed = opt->seed;
+    so.check_budget = opt->check_budget;
     ctx.exit_code = std::max(ctx.exit_code, bench::run_suite(so));
   });
 }

@@ -59,9 +59,9 @@ void set_counters(benchmark::State& st, const Problem& p, double seconds_per_ite
   if (peaks && peaks->gflops > 0) {
     st.counters["pct_peak_flops"] = 100 * gflops / peaks->gflops;
     st.counters["pct_peak_bw"] = 100 * gbps / peaks->gbps;
-    // Roofline: the best this problem could do at its arithmetic intensity.
-    const double bound = std::min(peaks->gflops, sig.flops / sig.bytes() * peaks->gbps);
-    st.counters["pct_roofline"] = 100 * gflops / bound;
+    // Roofline: the shortest time its FLOPs and its bytes allow, over the time taken.
+    const double best = std::max(sig.flops / (peaks->gflops * 1e9), sig.bytes() / (peaks->gbps * 1e9));
+    st.counters["pct_roofline"] = 100 * best / seconds_per_iter;
   }
 }
 

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Merges a `plumbline bench` run on an NVIDIA GPU (ours, with --clblast-peer) and torch_peer.py's run
+into one JSON (the report reads it) and a Markdown table of ratios per operator and shape
+(docs/performance.md). Ratio = our median time / the peer's: above 1, we are slower.
+
+usage: side_by_side.py OURS.json TORCH.json --json OUT.json [--markdown OUT.md]
+Standard library only (it runs on the GPU machine too)."""
+import argparse
+import json
+import statistics
+
+
+def medians(doc):
+    times, labels = {}, {}
+    for b in doc["benchmarks"]:
+        if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+            continue
+        name = b.get("run_name", b["name"]).split("/")[0]
+        unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
+        times.setdefault(name, []).append(b["real_time"] * unit)
+        if b.get("label"):
+            labels[name] = b["label"]
+    return {k: statistics.median(v) for k, v in times.items()}, labels
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ours")
+    ap.add_argument("torch")
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--markdown")
+    a = ap.parse_args()
+    with open(a.ours) as f:
+        ours_doc = json.load(f)
+    with open(a.torch) as f:
+        torch_doc = json.load(f)
+    ours, labels = medians(ours_doc)
+    peer, _ = medians(torch_doc)
+    rows = []
+    for name, t in ours.items():
+        line, _, where = name.rpartition("@")
+        if "+" in where or not where.startswith("nvidia"):
+            continue
+        row = {"problem": line, "op": line.split(":")[0], "device": where, "ours_s": t,
+               "ours_checked_at": labels.get(name, "")}
+        for key, peer_name in (("clblast_s", f"{line}@{where}+clblast"), ("torch_fp32_s", f"{line}@cuda:0+torch-fp32"),
+                               ("torch_tf32_s", f"{line}@cuda:0+torch-tf32")):
+            src = ours if key == "clblast_s" else peer
+            if peer_name in src:
+                row[key] = src[peer_name]
+                row["ratio_" + key[:-2]] = t / src[peer_name]
+        for b in ours_doc["benchmarks"]:
+            if b.get("run_name", "").split("/")[0] == name and b.get("run_type") == "iteration":
+                row["flops"], row["bytes"] = b.get("flops", 0), b.get("bytes", 0)
+                break
+        # Throughput at the median time, and against the device's measured peaks (the run's context).
+        ctx = ours_doc.get("context", {})
+        peak_f = float(ctx.get(f"device.{where}.peak_gflops", "nan")) * 1e9
+        peak_b = float(ctx.get(f"device.{where}.peak_gbps", "nan")) * 1e9
+        row["gflops"] = row.get("flops", 0) / t / 1e9
+        row["gbps"] = row.get("bytes", 0) / t / 1e9
+        row["pct_peak_flops"] = 100 * row["gflops"] * 1e9 / peak_f
+        row["pct_peak_bw"] = 100 * row["gbps"] * 1e9 / peak_b
+        row["pct_roofline"] = 100 * max(row.get("flops", 0) / peak_f, row.get("bytes", 0) / peak_b) / t
+        rows.append(row)
+    ctx = dict(ours_doc.get("context", {}))
+    ctx.update({"torch." + k: v for k, v in torch_doc.get("context", {}).items()})
+    with open(a.json, "w") as f:
+        json.dump({"kind": "side_by_side", "context": ctx, "rows": rows}, f, indent=1)
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write("| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / cuDNN-cuBLAS FP32 | ours / TF32 | ours / CLBlast |\n")
+            f.write("|---|---|---|---|---|---|---|---|\n")
+            for r in rows:
+                def ratio(k):
+                    return f"{r[k]:.2f}" if k in r else "-"
+                f.write(f"| `{r['problem']}` | {r['ours_s'] * 1e3:.3f} | {r.get('gflops', 0):.0f} | {r.get('gbps', 0):.0f} | {r.get('pct_roofline', 0):.1f} | "
+                        f"{ratio('ratio_torch_fp32')} | {ratio('ratio_torch_tf32')} | {ratio('ratio_clblast')} |\n")
+
+
+if __name__ == "__main__":
+    main()
