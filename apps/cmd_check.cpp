@@ -34,7 +34,8 @@ Values values_for_case(int i) {
 }
 
 nlohmann::json to_json(const CaseResult& r) {
-  return {{"op", r.problem.op()}, {"problem", r.problem.line()}, {"device", r.device},   {"values", to_string(r.values)},
+  return {{"op", r.problem.op()}, {"family", Registry::get().find(r.problem.op()).family}, {"problem", r.problem.line()},
+          {"device", r.device},   {"values", to_string(r.values)},
           {"seed", r.seed},       {"passed", r.passed},           {"verdict", r.verdict}, {"message", r.message},
           {"worst_ratio", r.worst_ratio}, {"max_error", r.max_error}, {"seconds", r.seconds}};
 }
@@ -68,7 +69,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
     const std::vector<std::string>& ops = sel.ops;
     const auto devices = ocl::select_devices(opt->device.empty() ? ocl::default_selector() : opt->device);
 
-    nlohmann::json cases = nlohmann::json::array();
+    nlohmann::json cases = nlohmann::json::array(), failures = nlohmann::json::array();
     bool all_passed = true;
     for (const auto& device : devices) {
       ocl::Runtime rt(device);
@@ -98,6 +99,9 @@ void add_check_command(CLI::App& app, Context& ctx) {
                     << "\n  problem: " << small.line() << "  (values " << to_string(values) << ", seed " << seed << ")"
                     << "\n  repro:   " << check_repro(rs, user) << "\n";
           if (!(small == r.problem)) std::cout << "  (shrunk from " << r.problem.line() << ")\n";
+          failures.push_back({{"op", op}, {"device", device.selector}, {"verdict", rs.verdict}, {"message", rs.message},
+                              {"problem", small.line()}, {"original", r.problem.line()}, {"values", to_string(values)},
+                              {"seed", seed}, {"repro", check_repro(rs, user)}});
           if (failed >= 3 && !sel.problem) {
             std::cout << "  (stopping " << op << " after 3 failures)\n";
             break;
@@ -112,7 +116,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
     if (!opt->json.empty()) {
       std::ofstream f(opt->json);
       if (!f) throw Error("cannot write " + opt->json);
-      f << nlohmann::json{{"kind", "check"}, {"cases", cases}}.dump(1) << "\n";
+      f << nlohmann::json{{"kind", "check"}, {"cases", cases}, {"failures", failures},
+                          {"kernel", user ? user->path : std::string("plumbline's own")}}.dump(1) << "\n";
     }
     ctx.exit_code = std::max(ctx.exit_code, all_passed ? 0 : 1);
   });

@@ -56,7 +56,7 @@ void add_gradcheck_command(CLI::App& app, Context& ctx) {
       throw Error(Problem::parse(opt->problem).op() + " is not a backward operator");
     const Selection sel = select(opt->op, opt->problem, opt->all, is_backward);
     const std::vector<std::string>& ops = sel.ops;
-    nlohmann::json cases = nlohmann::json::array();
+    nlohmann::json cases = nlohmann::json::array(), failures = nlohmann::json::array();
     bool all_passed = true;
     for (const auto& op : ops) {
       const int n = sel.problem ? 1 : opt->cases;
@@ -76,6 +76,8 @@ void add_gradcheck_command(CLI::App& app, Context& ctx) {
         std::cout << "FAIL " << op << ": " << rs.summary() << "\n  problem: " << small.line()
                   << "\n  repro:   " << repro(small, seed) << "\n";
         if (!(small == p)) std::cout << "  (shrunk from " << p.line() << ")\n";
+        failures.push_back({{"op", op}, {"problem", small.line()}, {"original", p.line()}, {"seed", seed},
+                            {"message", rs.summary()}, {"repro", repro(small, seed)}});
       }
       all_passed = all_passed && failed == 0;
       std::printf("%-22s %s  %d cases  worst ratio %.3g\n", op.c_str(), failed ? "FAIL" : "pass", n, worst);
@@ -83,7 +85,7 @@ void add_gradcheck_command(CLI::App& app, Context& ctx) {
     if (!opt->json.empty()) {
       std::ofstream f(opt->json);
       if (!f) throw Error("cannot write " + opt->json);
-      f << nlohmann::json{{"kind", "gradcheck"}, {"cases", cases}}.dump(1) << "\n";
+      f << nlohmann::json{{"kind", "gradcheck"}, {"cases", cases}, {"failures", failures}}.dump(1) << "\n";
     }
     ctx.exit_code = std::max(ctx.exit_code, all_passed ? 0 : 1);
   });

@@ -8,6 +8,7 @@
 
 #include "apps/commands.hpp"
 #include "core/error.hpp"
+#include "egraph/graph_check.hpp"
 #include "egraph/models.hpp"
 #include "egraph/optimize.hpp"
 #include "egraph/rule_check.hpp"
@@ -125,6 +126,66 @@ void add_rules_command(CLI::App& app, Context& ctx) {
     for (const auto& [rule, n] : o.run.applied) std::printf("  %-28s %zu merges\n", rule.c_str(), n);
     std::printf("nodes %zu -> %zu, modelled cost %.1f us -> %.1f us (%.1f%% lower)\n", o.nodes_before, o.nodes_after,
                 o.cost_before, o.cost_after, 100 * (1 - o.cost_after / o.cost_before));
+  });
+
+  auto* graphs = rules->add_subcommand("graphs", "Whole training graphs: gradients, optimization, equivalence, devices");
+  auto graphs_json = std::make_shared<std::string>();
+  auto graphs_device = std::make_shared<std::string>();
+  graphs->add_option("--rules", opt->file, "rules file (default: the shipped one)");
+  graphs->add_option("--device", *graphs_device, "device selector, or 'none' (default: PLUMBLINE_DEVICE, else all)");
+  graphs->add_option("--json", *graphs_json, "write the results to this JSON file");
+  graphs->callback([opt, graphs_json, graphs_device, &ctx] {
+    const std::string file = opt->file.empty() ? egraph::default_rules_path() : opt->file;
+    const auto rules = egraph::load_rules(file);
+    bool passed = true;
+    nlohmann::json out = nlohmann::json::array();
+    for (const egraph::TrainingGraph& t : egraph::small_training_graphs()) {
+      const egraph::GraphCheck c = egraph::check_training_graph(t, rules);
+      nlohmann::json j{{"graph", t.name}, {"passed", c.passed}, {"message", c.message},
+                       {"gradient_checks", c.gradients.checks}, {"gradient_worst_ratio", c.gradients.worst_ratio},
+                       {"nodes_before", c.optimized.nodes_before}, {"nodes_after", c.optimized.nodes_after},
+                       {"cost_before_us", c.optimized.cost_before}, {"cost_after_us", c.optimized.cost_after},
+                       {"saturation", c.optimized.run.summary()}, {"applied", c.optimized.run.applied},
+                       {"equivalence_worst_ratio", c.worst_ratio}, {"devices", nlohmann::json::array()}};
+      bool ok = c.passed;
+      std::printf("%-18s reference  %s  gradients %lld checks (worst %.3g)  nodes %zu -> %zu  cost %.1f -> %.1f us  equivalence worst %.3g\n",
+                  t.name.c_str(), c.passed ? "pass" : "FAIL", static_cast<long long>(c.gradients.checks), c.gradients.worst_ratio,
+                  c.optimized.nodes_before, c.optimized.nodes_after, c.optimized.cost_before, c.optimized.cost_after, c.worst_ratio);
+      if (!c.passed) std::cout << "  " << c.message << "\n";
+#ifdef PLUMBLINE_WITH_OPENCL
+      const std::string sel = graphs_device->empty() ? ocl::default_selector() : *graphs_device;
+      if (sel != "none")
+        for (const auto& device : ocl::select_devices(sel)) {
+          ocl::Runtime rt(device);
+          KernelChecker kc(rt);
+          for (Values values : {Values::Integers, Values::Normal, Values::Edge}) {
+            const auto in = egraph::training_inputs(t, values, 5);
+            graph::Bindings<float> opt_in;
+            for (const auto& [n, id] : c.optimized.graph.inputs()) opt_in[n] = in.at(n);
+            const auto before = egraph::run_on_device(kc, t.graph, in, values == Values::Integers);
+            const auto after = egraph::run_on_device(kc, c.optimized.graph, opt_in, values == Values::Integers);
+            const std::string problem = !before.problem.empty() ? "original: " + before.problem
+                                        : !after.problem.empty() ? "optimized: " + after.problem : "";
+            ok = ok && problem.empty();
+            j["devices"].push_back({{"device", device.selector}, {"values", to_string(values)}, {"passed", problem.empty()},
+                                    {"problem", problem}, {"kernel_nodes", before.kernel_nodes + after.kernel_nodes},
+                                    {"worst_ratio", std::max(before.worst_ratio, after.worst_ratio)}});
+            std::printf("%-18s %-10s %s  %s values, %d kernel nodes checked\n", t.name.c_str(), device.selector.c_str(),
+                        problem.empty() ? "pass" : "FAIL", to_string(values), before.kernel_nodes + after.kernel_nodes);
+            if (!problem.empty()) std::cout << "  " << problem << "\n";
+          }
+        }
+#endif
+      j["passed"] = ok;
+      passed = passed && ok;
+      out.push_back(j);
+    }
+    if (!graphs_json->empty()) {
+      std::ofstream f(*graphs_json);
+      if (!f) throw Error("cannot write " + *graphs_json);
+      f << nlohmann::json{{"kind", "graphs"}, {"rules", file}, {"graphs", out}}.dump(1) << "\n";
+    }
+    ctx.exit_code = std::max(ctx.exit_code, passed ? 0 : 1);
   });
 
   auto* list = rules->add_subcommand("list", "Print the rules");

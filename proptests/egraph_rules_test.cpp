@@ -7,6 +7,7 @@
 
 #include "check/generators.hpp"
 #include "egraph/equivalence.hpp"
+#include "egraph/graph_check.hpp"
 #include "egraph/models.hpp"
 #include "egraph/optimize.hpp"
 #include "egraph/rule_check.hpp"
@@ -173,26 +174,8 @@ TEST(TrainingGraphs, GradientsAgreeWithFiniteDifferences) {
 TEST(TrainingGraphs, OptimizedGraphsKeepOutputsAndGradients) {
   const auto rules = load_rules(default_rules_path());
   for (const TrainingGraph& t : small_training_graphs()) {
-    const Optimized o = optimize(t.graph, rules);
-    EXPECT_LT(o.cost_after, o.cost_before) << t.name;
-    EXPECT_EQ(o.run.stop_reason, "saturated") << t.name;
-    ASSERT_EQ(o.graph.outputs().size(), t.graph.outputs().size()) << t.name;
-    for (Values values : {Values::Uniform, Values::Normal})
-      for (uint64_t seed = 1; seed <= 3; ++seed) {
-        const auto in32 = training_inputs(t, values, seed);
-        graph::Bindings<double> in64;
-        for (const auto& [n, v] : in32) in64[n] = v.convert<double>();
-        graph::Bindings<float> opt32;
-        graph::Bindings<double> opt64;
-        for (const auto& [n, id] : o.graph.inputs()) opt32[n] = in32.at(n), opt64[n] = in64.at(n);
-        const auto a64 = graph::run_graph<double>(t.graph, in64), b64 = graph::run_graph<double>(o.graph, opt64);
-        const auto a32 = graph::run_graph<float>(t.graph, in32), b32 = graph::run_graph<float>(o.graph, opt32);
-        for (const auto& [name, id] : t.graph.outputs()) {
-          ASSERT_TRUE(b64.contains(name)) << t.name << " lost output " << name;
-          const SideComparison c = compare_sides(name, a64.at(name), b64.at(name), a32.at(name), b32.at(name),
-                                                 Numerics::Reassoc, 0, false);
-          EXPECT_TRUE(c.passed) << t.name << ": " << c.message;
-        }
-      }
+    const GraphCheck c = check_training_graph(t, rules);
+    EXPECT_TRUE(c.passed) << t.name << ": " << c.message;
+    EXPECT_TRUE(c.cheaper && c.saturated && c.outputs_kept && c.equivalent) << t.name;
   }
 }
