@@ -17,22 +17,16 @@ namespace plumbline::apps {
 
 namespace {
 
-constexpr double kKernelBudget = 4e6;  // FLOPs of one random problem: the double reference runs each too
 
 struct Options {
   std::string op, problem, json, device, kernel_file, values;
   std::vector<std::string> entries;
-  bool all = false;
+  bool all = false, first_failure = false;
   int cases = 100;
   uint64_t seed = 1;
 };
 
 // Cases cycle through the value distributions: exact integers, uniform, normal with outliers, edge values.
-Values values_for_case(int i) {
-  static const Values cycle[] = {Values::Integers, Values::Uniform, Values::Normal, Values::Edge};
-  return cycle[i % 4];
-}
-
 nlohmann::json to_json(const CaseResult& r) {
   return {{"op", r.problem.op()}, {"family", Registry::get().find(r.problem.op()).family}, {"problem", r.problem.line()},
           {"device", r.device},   {"values", to_string(r.values)},
@@ -56,6 +50,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--kernel-file", opt->kernel_file, "your .cl file, following docs/kernel-abi.md");
   cmd->add_option("--entry", opt->entries, "its entry point(s), one per step, comma-separated")->delimiter(',');
   cmd->add_option("--json", opt->json, "write every case's result to this JSON file");
+  cmd->add_flag("--first-failure", opt->first_failure, "stop an operator at its first failing case, unshrunk (mutation runs)");
   cmd->callback([opt, &ctx] {
     std::optional<UserKernel> user;
     if (!opt->kernel_file.empty()) {
@@ -86,13 +81,17 @@ void add_check_command(CLI::App& app, Context& ctx) {
         for (int i = 0; i < n; ++i) {
           const uint64_t seed = opt->seed + static_cast<uint64_t>(i);
           const Values values = opt->values.empty() ? values_for_case(i) : values_from_string(opt->values);
-          auto shrinkable = sel.problem ? rc::shrinkable::just(*sel.problem) : sample_problem(op, kKernelBudget, opt->seed, i, n);
+          auto shrinkable = sel.problem ? rc::shrinkable::just(*sel.problem) : sample_problem(op, kKernelCaseBudget, opt->seed, i, n);
           const CaseResult r = checker.run(shrinkable.value(), values, seed);
           cases.push_back(to_json(r));
           worst = std::max(worst, r.worst_ratio);
           seconds += r.seconds;
           if (r.passed) continue;
           ++failed;
+          if (opt->first_failure) {
+            std::cout << "FAIL " << op << " on " << device.selector << " [" << r.verdict << "] at case " << i + 1 << ": " << r.message << "\n";
+            break;
+          }
           const Problem small = shrink_failure(shrinkable, [&](const Problem& q) { return !checker.run(q, values, seed).passed; });
           const CaseResult rs = checker.run(small, values, seed);
           std::cout << "FAIL " << op << " on " << device.selector << " [" << rs.verdict << "]: " << rs.message

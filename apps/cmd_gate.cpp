@@ -111,7 +111,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     std::string device, out = "out", baseline, kernel_file;
     int cases = 100;
     uint64_t seed = 1;
-    bool no_bench = false, no_report = false;
+    bool no_bench = false, no_report = false, mutants = false;
   };
   auto opt = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("gate", "The main job: every check on every device, benchmarks and their regression gate, the HTML report");
@@ -125,6 +125,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--kernel-file", opt->kernel_file, "check your kernel for the one --op instead of ours");
   cmd->add_option("--entry", opt->entries, "its entry points, one per step")->delimiter(',');
   cmd->add_flag("--no-report", opt->no_report, "do not write the HTML report");
+  cmd->add_flag("--mutants", opt->mutants, "also measure detection power: the bug catalogue (plumbline mutants --catalogue)");
   cmd->callback([opt, &ctx] {
     if (!opt->kernel_file.empty() && opt->ops.size() != 1) throw Error("--kernel-file replaces one operator's kernel: give exactly one --op");
     for (const auto& op : opt->ops) Registry::get().find(op);  // unknown names: an error listing the known ones
@@ -132,7 +133,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     const std::string dev = opt->device.empty() ? "" : " --device " + quote(opt->device);
     Gate gate(opt->out);
     const fs::path out = gate.out();
-    for (const char* f : {"gradcheck.json", "check.json", "rules.json", "graphs.json", "bench.json", "regression.json"})
+    for (const char* f : {"gradcheck.json", "check.json", "rules.json", "graphs.json", "bench.json", "regression.json", "mutants.json"})
       fs::remove(out / f);  // a step that does not run leaves no stale result behind
     const std::string seed = " --seed " + std::to_string(opt->seed);
     const std::string cases = " --cases " + std::to_string(opt->cases);
@@ -256,6 +257,17 @@ void add_gate_command(CLI::App& app, Context& ctx) {
                                              : "compare.py failed");
       });
     }
+
+    // 7. Detection power (on request: a minute on PoCL).
+    Step& power = gate.step("mutants");
+    if (opt->mutants)
+      timed(power, [&] {
+        std::string only;
+        if (opt->ops.size() == 1) only = " --op " + quote(opt->ops[0]);
+        const int s = gate.run("detection power: the bug catalogue", "mutants",
+                               quote(self) + " mutants --catalogue" + only + seed + dev + " --json " + quote((out / "mutants.json").string()));
+        verdict(power, s, "every catalogued bug must be killed");
+      });
 
     // Summary, history, report.
     nlohmann::json summary{{"kind", "gate"}, {"date", utc_stamp()}, {"device", opt->device}, {"cases", opt->cases},

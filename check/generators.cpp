@@ -75,7 +75,21 @@ rc::Gen<Problem> problem_gen(const std::string& op, double budget) {
 
 rc::Shrinkable<Problem> sample_problem(const std::string& op, double budget, uint64_t seed, int index, int count) {
   const int size = count > 1 ? (index * 100) / (count - 1) : 50;
-  return problem_gen(op, budget)(rc::Random(seed + static_cast<uint64_t>(index) * 0x9e3779b97f4a7c15ull), size);
+  auto drawn = problem_gen(op, budget)(rc::Random(seed + static_cast<uint64_t>(index) * 0x9e3779b97f4a7c15ull), size);
+  // Named attributes (act, labels, over) sweep their choices, each held for kValueCycle cases, so that
+  // every choice meets every value distribution within the first choices * 4 cases instead of by
+  // chance (relu with the edge values once took over 100 cases). Shrinking keeps the choice.
+  constexpr int kValueCycle = 4;
+  std::vector<std::pair<std::string, std::string>> sweep;
+  for (const auto& a : Registry::get().find(op).attrs)
+    if (a.kind == AttrKind::Enum && a.choices.size() > 1)
+      sweep.emplace_back(a.name, a.choices[static_cast<size_t>(index / kValueCycle) % a.choices.size()]);
+  if (sweep.empty()) return drawn;
+  return rc::shrinkable::map(std::move(drawn), [sweep](const Problem& p) {
+    Problem q = p;
+    for (const auto& [name, value] : sweep) q = q.with(name, value);
+    return q;
+  });
 }
 
 }  // namespace plumbline

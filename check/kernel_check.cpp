@@ -110,6 +110,11 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed) {
   return r;
 }
 
+Values values_for_case(int i) {
+  static const Values cycle[] = {Values::Integers, Values::Uniform, Values::Normal, Values::Edge};
+  return cycle[i % 4];
+}
+
 std::string check_repro(const CaseResult& r, const std::optional<UserKernel>& user) {
   std::string cmd = "plumbline check " + r.problem.op() + " --problem '" + r.problem.line() + "' --values " +
                     to_string(r.values) + " --seed " + std::to_string(r.seed) + " --device " + r.device;

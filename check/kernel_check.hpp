@@ -61,6 +61,12 @@ class KernelChecker {
   std::map<std::string, cl::Program> programs_;
 };
 
+// The cases of `plumbline check OP --cases N --seed S`: case i draws its problem from the operator's
+// generator (problems of at most kKernelCaseBudget FLOPs: the double reference runs each) and cycles
+// through the value distributions integers, uniform, normal, edge.
+inline constexpr double kKernelCaseBudget = 4e6;
+Values values_for_case(int i);
+
 // The command that re-runs one case.
 std::string check_repro(const CaseResult& r, const std::optional<UserKernel>& user);
 

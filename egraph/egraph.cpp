@@ -132,7 +132,10 @@ void EGraph::rebuild() {
     todo.erase(std::unique(todo.begin(), todo.end()), todo.end());
     for (Id t : todo) repair(t);
   }
-  // Canonical, deduplicated e-node lists and the operator index.
+  // Canonical, deduplicated e-node lists, the memo rebuilt from them (repair re-keys the parents it
+  // visits, but an e-node reached through two children can keep an intermediate key), and the
+  // operator index.
+  memo_.clear();
   for (auto& v : by_op_) v.clear();
   for (auto& [id, cls] : classes_) {
     for (ENode& n : cls.nodes) n = canonical(n);
@@ -140,6 +143,7 @@ void EGraph::rebuild() {
       return std::tie(a.op, a.attrs, a.children) < std::tie(b.op, b.attrs, b.children);
     });
     cls.nodes.erase(std::unique(cls.nodes.begin(), cls.nodes.end()), cls.nodes.end());
+    for (const ENode& n : cls.nodes) memo_[n] = id;
     for (const ENode& n : cls.nodes)
       if (by_op_[n.op].empty() || by_op_[n.op].back() != id) by_op_[n.op].push_back(id);
   }

@@ -4,8 +4,14 @@
 
 namespace plumbline::ocl {
 
+uint32_t guard_bits(const std::string& name) {
+  uint32_t h = 2166136261u;
+  for (char c : name) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  return 0xFFC00000u | (h & 0x003FFFFEu) | 1u;  // sign, exponent all ones, quiet bit, non-zero payload
+}
+
 GuardedBuffer::GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard)
-    : name_(std::move(name)), elements_(elements), guard_(guard), queue_(queue) {
+    : name_(std::move(name)), elements_(elements), guard_(guard), guard_bits_(guard_bits(name_)), queue_(queue) {
   const size_t bytes = static_cast<size_t>(elements_ + 2 * guard_) * 4;
   whole_ = call("allocating buffer '" + name_ + "' (" + std::to_string(bytes) + " bytes)",
                 [&] { return cl::Buffer(context, CL_MEM_READ_WRITE, bytes); });
@@ -32,13 +38,13 @@ void GuardedBuffer::upload(const std::vector<float>& values) {
   if (static_cast<int64_t>(values.size()) != elements_)
     throw std::logic_error("upload of " + std::to_string(values.size()) + " values into buffer '" + name_ + "' of " +
                            std::to_string(elements_));
-  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_), kGuardBits);
+  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_), guard_bits_);
   std::memcpy(bits.data() + guard_, values.data(), values.size() * 4);
   write_all(bits);
 }
 
 void GuardedBuffer::poison() {
-  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_), kGuardBits);
+  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_), guard_bits_);
   std::fill(bits.begin() + guard_, bits.begin() + guard_ + elements_, kPoisonBits);
   write_all(bits);
 }
@@ -57,13 +63,13 @@ std::vector<std::string> GuardedBuffer::inspect(bool expect_written) {
   // Before the start: report the damaged element nearest the buffer (the likeliest culprit).
   int64_t before = 0, nearest = 0;
   for (int64_t i = 0; i < guard_; ++i)
-    if (bits[i] != kGuardBits) ++before, nearest = guard_ - i;
+    if (bits[i] != guard_bits_) ++before, nearest = guard_ - i;
   if (before)
     problems.push_back("buffer '" + name_ + "': written before its start (" + std::to_string(before) +
                        " guard elements changed, the nearest at index -" + std::to_string(nearest) + ")");
   int64_t after = 0, first_after = -1;
   for (int64_t i = 0; i < guard_; ++i)
-    if (bits[guard_ + elements_ + i] != kGuardBits) {
+    if (bits[guard_ + elements_ + i] != guard_bits_) {
       ++after;
       if (first_after < 0) first_after = elements_ + i;
     }

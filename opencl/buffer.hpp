@@ -12,7 +12,10 @@
 namespace plumbline::ocl {
 
 inline constexpr uint32_t kPoisonBits = 0x7FDEAD01u;  // a quiet NaN no arithmetic produces
-inline constexpr uint32_t kGuardBits = 0xFFC0B0BAu;   // another one, for the guard zones
+// Guard zones hold a quiet NaN of their own per buffer name (guard_bits): a kernel that reads past
+// one buffer and writes the value past another (NaN arithmetic keeps the payload) still changes the
+// second buffer's guard. Mutation testing found the case where one shared pattern hid it.
+uint32_t guard_bits(const std::string& name);
 
 class GuardedBuffer {
  public:
@@ -36,6 +39,7 @@ class GuardedBuffer {
 
   std::string name_;
   int64_t elements_, guard_;
+  uint32_t guard_bits_;
   cl::CommandQueue queue_;
   cl::Buffer whole_, interior_;
 };

@@ -125,13 +125,13 @@ TEST(Cli, EvalOnOpenCLGivesTheKernelsOutputs) {
 
 TEST(Cli, CheckFindsAPlantedKernelAndPrintsItsRepro) {
   const Outcome r = run("check max_pool2d_bwd --cases 20 --device pocl:0 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
-                        "/proptests/planted/max_pool2d_bwd_avg_spread.cl --entry spread");
+                        "/mutants/catalogue/max_pool2d_bwd_avg_spread.cl --entry spread");
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("FAIL max_pool2d_bwd on pocl:0 [wrong]"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("problem: max_pool2d_bwd:n=1,c=1,h=2,w=2,kh=2,kw=2,sh=2,sw=2,ph=0,pw=0"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("repro:   plumbline check max_pool2d_bwd --problem"), std::string::npos) << r.output;
   const Outcome wrong_entries = run("check max_pool2d_bwd --cases 2 --device pocl:0 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
-                                    "/proptests/planted/max_pool2d_bwd_avg_spread.cl --entry nope");
+                                    "/mutants/catalogue/max_pool2d_bwd_avg_spread.cl --entry nope");
   EXPECT_EQ(wrong_entries.status, 2) << wrong_entries.output;
   EXPECT_NE(wrong_entries.output.find("creating kernel 'nope'"), std::string::npos) << wrong_entries.output;
 }

@@ -1,5 +1,5 @@
 // Every OpenCL kernel against the reference on every device found (PLUMBLINE_DEVICE narrows it), and
-// planted faulty kernels (proptests/planted/, given as a user's --kernel-file) that must be caught.
+// planted faulty kernels (mutants/catalogue/, given as a user's --kernel-file) that must be caught.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 

@@ -1,3 +1,6 @@
+// bug: a weight-gradient kernel that writes nothing
+// op: conv2d_bwd_weight
+// entries: wgrad,wgrad_bias,dbias
 // Planted bug (seed 003, oxicuda-dnn's wgrad): the kernel body computes nothing and returns. Its own
 // tests checked names and dimensions only. plumbline: every output is poisoned before the launch.
 // Entries: conv2d_bwd_weight's three steps (weight, weight with a bias buffer, bias).

@@ -1,3 +1,6 @@
+// bug: a max-pool gradient spread like an average pool
+// op: max_pool2d_bwd
+// entries: spread
 // Planted bug (a training framework's max-pool gradient): every d_y is spread evenly over its window,
 // as an average pool's gradient, instead of going to the window's first maximum.
 int out_size(int in, int k, int s, int p) { return (in + 2 * p - k) / s + 1; }

@@ -1,3 +1,6 @@
+// bug: the forward and backward use different GELU formulas (tanh forward, erf derivative)
+// op: act_bwd
+// entries: mixed_backward
 // Planted bug (a training framework's GELU): the forward uses the tanh form, the backward the derivative
 // of the erf form. The two differ by up to ~4e-3 in the derivative.
 #include "activation.h"

@@ -1,3 +1,6 @@
+// bug: a local-memory array of 49 weights, too small for kernels over 7x7
+// op: conv2d_bwd_data
+// entries: dgrad49
 // Planted bug (seed 000, meganeura's conv2d backward-data): the weights of one filter are staged in a
 // local array of 49 floats, "up to 7x7 (practically <= 3x3)". Larger kernels lose every tap past the
 // 49th. Otherwise the seed's algorithm: full convolution, 16x16 work-groups over (w, h), z = n*c.

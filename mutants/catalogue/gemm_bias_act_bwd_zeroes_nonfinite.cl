@@ -1,3 +1,6 @@
+// bug: non-finite derivatives silently zeroed in the fused GEMM backward
+// op: gemm_bias_act_bwd
+// entries: zeroing_grad_pre,gemm_bias_act_grad_a,gemm_bias_act_grad_b,gemm_bias_act_grad_bias
 // Planted bug (seed 004, numr's fused GEMM backward): grad_pre = d_y * act'(pre) with every non-finite
 // derivative silently replaced by 0, against the NaN policy. The other three passes are ours.
 // Entries: zeroing_grad_pre, gemm_bias_act_grad_a, gemm_bias_act_grad_b, gemm_bias_act_grad_bias.

@@ -1,0 +1,55 @@
+#include "mutants/catalogue.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "core/registry.hpp"
+#include "opencl/launch.hpp"
+
+namespace plumbline::mutants {
+
+std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".cl") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::vector<CatalogueBug> bugs;
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    CatalogueBug b;
+    b.name = f.stem().string();
+    b.path = f.string();
+    std::string line, entries;
+    for (int i = 0; i < 3 && std::getline(in, line); ++i) {
+      auto field = [&](const char* key, std::string& into) {
+        const std::string k = std::string("// ") + key + ": ";
+        if (line.rfind(k, 0) == 0) into = line.substr(k.size());
+      };
+      field("bug", b.description);
+      field("op", b.op);
+      field("entries", entries);
+    }
+    if (b.description.empty()) continue;  // not a catalogued bug
+    if (b.op.empty() || entries.empty()) throw Error(b.path + ": a catalogued bug needs '// op:' and '// entries:' lines after '// bug:'");
+    Registry::get().find(b.op);
+    size_t start = 0;
+    while (start <= entries.size()) {
+      const size_t end = entries.find(',', start);
+      b.entries.push_back(entries.substr(start, end == std::string::npos ? std::string::npos : end - start));
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+    const auto* plan = ocl::find_launch_plan(b.op);
+    if (!plan || plan->steps.size() != b.entries.size())
+      throw Error(b.path + ": " + b.op + " runs " + std::to_string(plan ? plan->steps.size() : 0) + " steps, the file names " +
+                  std::to_string(b.entries.size()) + " entries");
+    bugs.push_back(std::move(b));
+  }
+  return bugs;
+}
+
+std::string catalogue_dir() { return PLUMBLINE_CATALOGUE_DIR; }
+
+}  // namespace plumbline::mutants

@@ -1,0 +1,15 @@
+// bug: a tree reduction in local memory with no barrier between its levels
+// op: sum
+// entries: sum_no_barrier
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void sum_no_barrier(__global const float* x, __global float* y, int m, int n, int over) {
+  __local float part[256];
+  const int lid = get_local_id(0), row = get_group_id(0);
+  const long len = over == 0 ? (long)m * n : n, base = over == 0 ? 0 : (long)row * n;
+  float s = 0.0f;
+  for (long j = lid; j < len; j += 256) s += x[base + j];
+  part[lid] = s;
+  for (int h = 128; h > 0; h >>= 1)
+    if (lid < h) part[lid] += part[lid + h];
+  if (lid == 0) y[row] = part[0];
+}
