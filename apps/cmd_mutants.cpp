@@ -29,6 +29,7 @@ namespace plumbline::apps {
 void add_mutants_command(CLI::App& app, Context& ctx) {
   struct Options {
     std::string op, device, json;
+    std::vector<std::string> only;
     bool catalogue = false, systematic = false;
     int cases = 100, mutant_cases = 56, every = 1, offset = 0;
     double min_score = 0.95;
@@ -43,6 +44,7 @@ void add_mutants_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--mutant-cases", opt->mutant_cases, "cases per operator for each systematic mutant")->check(CLI::PositiveNumber);
   cmd->add_option("--every", opt->every, "run every k-th systematic mutant (a deterministic sample)")->check(CLI::PositiveNumber);
   cmd->add_option("--offset", opt->offset, "with --every k: start at this mutant (0 .. k-1), to split a run into shards");
+  cmd->add_option("--mutant", opt->only, "only the systematic mutant with this id (repeatable), as printed");
   cmd->add_option("--min-score", opt->min_score, "fail below this systematic mutation score");
   cmd->add_option("--device", opt->device, "device selector (default: the first device found)");
   cmd->add_option("--seed", opt->seed, "seed of the cases");
@@ -103,6 +105,7 @@ void add_mutants_command(CLI::App& app, Context& ctx) {
         const auto ops = mutants::ops_using(original, m.file);
         if (!opt->op.empty() && std::find(ops.begin(), ops.end(), opt->op) == ops.end()) continue;
         if (++index % opt->every != opt->offset % opt->every) continue;
+        if (!opt->only.empty() && std::find(opt->only.begin(), opt->only.end(), m.id()) == opt->only.end()) continue;
         std::string source;
         {
           std::ifstream in(fs::path(original) / m.file);

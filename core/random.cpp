@@ -56,16 +56,16 @@ float sample(Values v, Rng& rng) {
 void fill(TensorF& t, Values v, Rng& rng) {
   for (auto& x : t.data) x = sample(v, rng);
   if (v != Values::Edge || t.data.empty()) return;
-  // Every edge tensor holds at least one special value, even a tiny one (a 3-element tensor would
-  // otherwise see NaN in 1 case of 25): a run of the edge list from a random start, at random places;
-  // and every other tensor NaN, +Inf and -Inf, the values the NaN policy is about (a relu that dropped
-  // NaN once survived 100 cases). The other half keeps the finite specials from being swamped by NaN.
+  // Every edge tensor holds special values, even a tiny one (a 3-element tensor would otherwise see
+  // NaN in 1 case of 25): a run of the edge list from a random start, at random places, then NaN, +Inf
+  // and -Inf, the values the NaN policy is about (mutants that mishandled them survived otherwise: a
+  // relu dropping NaN, silu(-Inf) as -Inf * 0), where the tensor has room for them beside the run.
   const auto& e = edge_values();
   auto place = [&](float value) { t.data[std::uniform_int_distribution<size_t>(0, t.data.size() - 1)(rng)] = value; };
   const size_t start = std::uniform_int_distribution<size_t>(0, e.size() - 1)(rng);
   const size_t count = std::max<size_t>(1, t.data.size() / 8);
   for (size_t k = 0; k < std::min(count, e.size()); ++k) place(e[(start + k) % e.size()]);
-  if (std::uniform_int_distribution<int>(0, 1)(rng))
+  if (t.data.size() >= 3)
     for (float special : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()})
       place(special);
 }

@@ -1,5 +1,6 @@
-// Problem generators of the convolution family: regular, grouped and depthwise; kernels up to 11x11;
-// stride 1-3; dilation 1-3; ph and pw drawn apart.
+// Problem generators of the convolution family: regular, grouped and depthwise; kernels up to 11x11,
+// and now and then 15x15 to 17x17 (past the 256 taps conv2d_bwd_data stages at a time: mutants of its
+// chunking survived without them); stride 1-3; dilation 1-3; ph and pw drawn apart.
 #include "check/generators/common.hpp"
 
 namespace plumbline::gen {
@@ -16,7 +17,8 @@ rc::Gen<Problem> conv_gen(double budget) {
     const auto kernel = [&] { return *mix<int64_t>({usual, usual, usual, small(1, 11)}); };
     const auto one = rc::gen::just<int64_t>(1);
     const auto dilation = mix<int64_t>({one, one, one, small(2, 3)});
-    const int64_t r = kernel(), s = kernel();
+    const bool large = *pick<int64_t>({0, 0, 0, 0, 0, 0, 0, 1}) == 1;
+    const int64_t r = large ? *small(15, 17) : kernel(), s = large ? *small(15, 17) : kernel();
     const int64_t dh = *dilation, dw = *dilation;
     const int64_t ph = *small(0, r), pw = *small(0, s);
     // The input must hold at least one dilated window.
