@@ -181,7 +181,8 @@ TEST(PlantedKernel, Conv2dBwdWeightThatWritesNothing) {
 TEST(PlantedKernel, Conv2dBwdDataWithA49FloatLocalArray) {
   const auto c = catch_bug("conv2d_bwd_data", "conv2d_bwd_data_local49.cl", {"dgrad49"});
   ASSERT_TRUE(c.has_value()) << "a kernel that drops taps past the 49th was not caught";
-  EXPECT_EQ(c->shrunk.verdict, "wrong") << c->shrunk.message;
+  // Wrong numbers, or (with a kernel far past 49 taps) mostly zeros where the reference is not.
+  EXPECT_TRUE(c->shrunk.verdict == "wrong" || c->shrunk.verdict == "untrustworthy") << c->shrunk.message;
   EXPECT_GT(c->shrunk.problem.i("r") * c->shrunk.problem.i("s"), 49) << c->shrunk.problem.line();
   std::cout << "caught after " << c->cases_until_caught << " cases; shrunk to " << c->shrunk.problem.line() << "\n  "
             << c->shrunk.message << "\n  repro: " << check_repro(c->shrunk, UserKernel{"conv2d_bwd_data_local49.cl", {"dgrad49"}}) << "\n";
