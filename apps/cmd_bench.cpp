@@ -24,8 +24,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--problem", opt->problems, "one problem line (repeatable)");
   cmd->add_flag("--smoke", opt->smoke, "the CI smoke set: bench/batches/smoke.batch, 3 repetitions, short");
   cmd->add_option("--device", opt->device, "device selector (default: PLUMBLINE_DEVICE, else all)");
-  cmd->add_option("--repetitions", opt->repetitions, "repetitions per benchmark (medians need >= 9 for the gate)")->check(CLI::PositiveNumber);
-  cmd->add_option("--min-time", opt->min_time, "seconds of kernel time per repetition")->check(CLI::PositiveNumber);
+  auto* reps = cmd->add_option("--repetitions", opt->repetitions, "repetitions per benchmark (the gate's statistics need >= 9)")
+                   ->check(CLI::PositiveNumber);
+  auto* min_time = cmd->add_option("--min-time", opt->min_time, "seconds of kernel time per repetition")->check(CLI::PositiveNumber);
   cmd->add_flag("--cpu-peer", opt->cpu_peer, "also time each problem through Eigen on the CPU");
   cmd->add_flag("--clblast-peer", opt->clblast_peer, "also time CLBlast SGEMM beside our GEMMs on each device");
   cmd->add_option("--kernel-file", opt->kernel_file, "time your kernel (docs/kernel-abi.md) instead of ours");
@@ -36,7 +37,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--check-budget", opt->check_budget,
                   "FLOPs of the reference check before timing; larger problems are checked at a smaller batch")
       ->check(CLI::PositiveNumber);
-  cmd->callback([opt, &ctx] {
+  cmd->callback([opt, reps, min_time, &ctx] {
     bench::SuiteOptions so;
     std::vector<std::string> files = opt->batches;
     if (opt->smoke) {
@@ -53,8 +54,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       so.user = UserKernel{opt->kernel_file, opt->entries};
     }
     so.devices = opt->device.empty() ? ocl::default_selector() : opt->device;
-    if (!opt->smoke || opt->min_time != 0.1) so.min_time = opt->min_time;
-    if (!opt->smoke || opt->repetitions != 9) so.repetitions = opt->repetitions;
+    // --smoke shortens what was not given explicitly.
+    if (!opt->smoke || min_time->count()) so.min_time = opt->min_time;
+    if (!opt->smoke || reps->count()) so.repetitions = opt->repetitions;
     so.cpu_peer = opt->cpu_peer;
     so.clblast_peer = opt->clblast_peer;
     so.json = opt->json;
