@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -64,7 +65,7 @@ class Gate {
   }
 
   Step& step(const std::string& name) {
-    steps_.push_back({name});
+    steps_.push_back(Step{name, "skipped", "", 0});
     return steps_.back();
   }
   const std::vector<Step>& steps() const { return steps_; }
@@ -84,6 +85,23 @@ nlohmann::json read_json(const fs::path& p) {
   } catch (const std::exception&) {
     return nullptr;
   }
+}
+
+// Runs `command(target) --json PART` for each target (one subcommand per operator, or --all) and
+// appends each part's cases and failures to `merged`. Returns the worst exit status.
+int run_merged(Gate& gate, const std::vector<std::string>& targets, const std::string& title, const std::string& log,
+               const std::function<std::string(const std::string&)>& command, nlohmann::json& merged) {
+  int worst = 0;
+  const fs::path part = gate.out() / (log + "_part.json");
+  for (const auto& t : targets) {
+    worst = std::max(worst, gate.run(title + ": " + t, log, command(t) + " --json " + quote(part.string())));
+    const auto j = read_json(part);
+    if (j.is_object())
+      for (const char* k : {"cases", "failures"})
+        for (const auto& x : j[k]) merged[k].push_back(x);
+    fs::remove(part);
+  }
+  return worst;
 }
 
 // The newest earlier run's benchmarks in OUT/history (the stored baseline), or "".
@@ -161,17 +179,8 @@ void add_gate_command(CLI::App& app, Context& ctx) {
         if (has_backward) targets.push_back(op);
       }
       nlohmann::json merged{{"kind", "gradcheck"}, {"cases", nlohmann::json::array()}, {"failures", nlohmann::json::array()}};
-      int worst = 0;
-      for (const auto& t : targets) {
-        const fs::path part = out / ("gradcheck_part.json");
-        worst = std::max(worst, gate.run("gradients: " + t, "gradcheck",
-                                         quote(self) + " gradcheck " + t + cases + seed + " --json " + quote(part.string())));
-        const auto j = read_json(part);
-        if (j.is_object())
-          for (const char* k : {"cases", "failures"})
-            for (const auto& x : j[k]) merged[k].push_back(x);
-        fs::remove(part);
-      }
+      const int worst = run_merged(gate, targets, "gradients", "gradcheck",
+                                   [&](const std::string& t) { return quote(self) + " gradcheck " + t + cases + seed; }, merged);
       std::ofstream(out / "gradcheck.json") << merged.dump(1);
       verdict(grads, worst, std::to_string(merged["cases"].size()) + " cases, " + std::to_string(merged["failures"].size()) + " failures");
     });
@@ -182,23 +191,14 @@ void add_gate_command(CLI::App& app, Context& ctx) {
       std::vector<std::string> targets = opt->ops.empty() ? std::vector<std::string>{"--all"} : opt->ops;
       nlohmann::json merged{{"kind", "check"}, {"cases", nlohmann::json::array()}, {"failures", nlohmann::json::array()},
                             {"kernel", opt->kernel_file.empty() ? std::string("plumbline's own") : opt->kernel_file}};
-      int worst = 0;
       std::string user;
       if (!opt->kernel_file.empty()) {
         std::string entries;
         for (const auto& e : opt->entries) entries += (entries.empty() ? "" : ",") + e;
         user = " --kernel-file " + quote(opt->kernel_file) + " --entry " + quote(entries);
       }
-      for (const auto& t : targets) {
-        const fs::path part = out / "check_part.json";
-        worst = std::max(worst, gate.run("kernels: " + t, "check",
-                                         quote(self) + " check " + t + cases + seed + dev + user + " --json " + quote(part.string())));
-        const auto j = read_json(part);
-        if (j.is_object())
-          for (const char* k : {"cases", "failures"})
-            for (const auto& x : j[k]) merged[k].push_back(x);
-        fs::remove(part);
-      }
+      const int worst = run_merged(gate, targets, "kernels", "check",
+                                   [&](const std::string& t) { return quote(self) + " check " + t + cases + seed + dev + user; }, merged);
       std::ofstream(out / "check.json") << merged.dump(1);
       verdict(kernels, worst, std::to_string(merged["cases"].size()) + " cases, " + std::to_string(merged["failures"].size()) + " failures");
     });
