@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "apps/commands.hpp"
+#include "apps/kernel_flags.hpp"
 #include "bench/suite.hpp"
 #include "core/error.hpp"
 #include "opencl/device.hpp"
@@ -11,8 +12,9 @@ namespace plumbline::apps {
 
 void add_bench_command(CLI::App& app, Context& ctx) {
   struct Options {
-    std::vector<std::string> batches, problems, entries;
-    std::string device, json, filter, kernel_file;
+    std::vector<std::string> batches, problems;
+    std::string device, json, filter;
+    plans::KernelSource source;
     int repetitions = 9;
     double min_time = 0.1, check_budget = 3e8;
     bool smoke = false, cpu_peer = false, clblast_peer = false;
@@ -29,8 +31,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   auto* min_time = cmd->add_option("--min-time", opt->min_time, "seconds of kernel time per repetition")->check(CLI::PositiveNumber);
   cmd->add_flag("--cpu-peer", opt->cpu_peer, "also time each problem through Eigen on the CPU");
   cmd->add_flag("--clblast-peer", opt->clblast_peer, "also time CLBlast SGEMM beside our GEMMs on each device");
-  cmd->add_option("--kernel-file", opt->kernel_file, "time your kernel (docs/kernel-abi.md) instead of ours");
-  cmd->add_option("--entry", opt->entries, "its entry points, one per step")->delimiter(',');
+  add_kernel_flags(cmd, opt->source);
   cmd->add_option("--json", opt->json, "write Google Benchmark's JSON here");
   cmd->add_option("--filter", opt->filter, "only benchmarks whose name matches this regex");
   cmd->add_option("--seed", opt->seed, "seed of the input values");
@@ -49,10 +50,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     for (const auto& f : files)
       for (auto& e : bench::read_batch(f)) so.problems.push_back(std::move(e));
     for (const auto& line : opt->problems) so.problems.push_back({Problem::parse(line), "--problem", 0});
-    if (!opt->kernel_file.empty()) {
-      if (opt->entries.empty()) throw Error("--kernel-file needs --entry NAMES (one per step of the launch plan)");
-      so.user = UserKernel{opt->kernel_file, opt->entries};
-    }
+    opt->source.validate();
+    so.source = opt->source;
     so.devices = opt->device.empty() ? ocl::default_selector() : opt->device;
     // --smoke shortens what was not given explicitly.
     if (!opt->smoke || min_time->count()) so.min_time = opt->min_time;

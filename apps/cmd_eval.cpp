@@ -8,6 +8,7 @@
 #include "core/registry.hpp"
 #include "reference/reference.hpp"
 #ifdef PLUMBLINE_WITH_OPENCL
+#include "apps/kernel_flags.hpp"
 #include "check/kernel_check.hpp"
 #include "opencl/device.hpp"
 #endif
@@ -19,6 +20,9 @@ namespace {
 struct Options {
   std::string op, problem, out, backend = "reference", device;
   std::vector<std::string> inputs;
+#ifdef PLUMBLINE_WITH_OPENCL
+  plans::KernelSource source;
+#endif
 };
 
 }  // namespace
@@ -34,6 +38,9 @@ void add_eval_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--backend", opt->backend, "reference (float64 outputs) or opencl (float32 outputs of our kernels)")
       ->check(CLI::IsMember({"reference", "opencl"}));
   cmd->add_option("--device", opt->device, "opencl backend: the device (default: PLUMBLINE_DEVICE's first, else the first found)");
+#ifdef PLUMBLINE_WITH_OPENCL
+  add_kernel_flags(cmd, opt->source);
+#endif
   cmd->callback([opt] {
     const Problem p = Problem::parse(opt->problem);
     if (p.op() != opt->op) throw Error("operator '" + opt->op + "' differs from the problem line's '" + p.op() + "'");
@@ -53,6 +60,9 @@ void add_eval_command(CLI::App& app, Context& ctx) {
     }
     std::filesystem::create_directories(opt->out);
     auto path_of = [&](size_t i) { return (std::filesystem::path(opt->out) / (sig.outputs[i].name + ".npy")).string(); };
+#ifdef PLUMBLINE_WITH_OPENCL
+    if (opt->backend == "reference" && !opt->source.ours()) throw Error("a kernel's flags (--kernel-file, --plan, ...) need --backend opencl");
+#endif
     if (opt->backend == "reference") {
       const std::vector<TensorD> out = run_reference(p, in);
       for (size_t i = 0; i < out.size(); ++i) {
@@ -66,11 +76,11 @@ void add_eval_command(CLI::App& app, Context& ctx) {
     for (const auto& t : in) in_f.push_back(t.convert<float>());
     const auto device = ocl::select_devices(opt->device.empty() ? ocl::default_selector() : opt->device).at(0);
     ocl::Runtime rt(device);
-    KernelChecker kernels(rt);
+    KernelChecker kernels(rt, opt->source);
     const Execution ex = kernels.execute(p, in_f);
     for (size_t i = 0; i < ex.outputs.size(); ++i) {
       write_npy(path_of(i), ex.outputs[i]);
-      std::cout << path_of(i) << "  " << ex.outputs[i].shape.str() << "  (" << device.selector << ")\n";
+      std::cout << path_of(i) << "  " << ex.outputs[i].shape.str() << "  (" << device.selector << ", variant " << kernels.select(p).name << ")\n";
     }
     // The outputs are written all the same: a user may want to look at them.
     if (!ex.problem.empty()) throw Error("on " + device.selector + ": " + ex.problem);

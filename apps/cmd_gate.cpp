@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
+#include "apps/kernel_flags.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
 
@@ -125,8 +126,9 @@ std::string utc_stamp() {
 
 void add_gate_command(CLI::App& app, Context& ctx) {
   struct Options {
-    std::vector<std::string> ops, entries;
-    std::string device, out = "out", baseline, kernel_file;
+    std::vector<std::string> ops;
+    std::string device, out = "out", baseline;
+    plans::KernelSource source;
     int cases = 100;
     uint64_t seed = 1;
     bool no_bench = false, no_report = false, mutants = false;
@@ -140,12 +142,12 @@ void add_gate_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--out", opt->out, "output folder: JSON per step, logs/, history/, report.html, junit.xml");
   cmd->add_flag("--no-bench", opt->no_bench, "skip the benchmark smoke set and the regression comparison");
   cmd->add_option("--baseline", opt->baseline, "benchmark JSON to compare with (default: the previous run's, OUT/history)");
-  cmd->add_option("--kernel-file", opt->kernel_file, "check your kernel for the one --op instead of ours");
-  cmd->add_option("--entry", opt->entries, "its entry points, one per step")->delimiter(',');
+  add_kernel_flags(cmd, opt->source);
   cmd->add_flag("--no-report", opt->no_report, "do not write the HTML report");
   cmd->add_flag("--mutants", opt->mutants, "also measure detection power: the bug catalogue (plumbline mutants --catalogue)");
   cmd->callback([opt, &ctx] {
-    if (!opt->kernel_file.empty() && opt->ops.size() != 1) throw Error("--kernel-file replaces one operator's kernel: give exactly one --op");
+    opt->source.validate();
+    if (!opt->source.kernel_file.empty() && opt->ops.size() != 1) throw Error("--kernel-file replaces one operator's kernel: give exactly one --op");
     for (const auto& op : opt->ops) Registry::get().find(op);  // unknown names: an error listing the known ones
     const std::string self = fs::read_symlink("/proc/self/exe").string();
     const std::string dev = opt->device.empty() ? "" : " --device " + quote(opt->device);
@@ -190,13 +192,8 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     timed(kernels, [&] {
       std::vector<std::string> targets = opt->ops.empty() ? std::vector<std::string>{"--all"} : opt->ops;
       nlohmann::json merged{{"kind", "check"}, {"cases", nlohmann::json::array()}, {"failures", nlohmann::json::array()},
-                            {"kernel", opt->kernel_file.empty() ? std::string("plumbline's own") : opt->kernel_file}};
-      std::string user;
-      if (!opt->kernel_file.empty()) {
-        std::string entries;
-        for (const auto& e : opt->entries) entries += (entries.empty() ? "" : ",") + e;
-        user = " --kernel-file " + quote(opt->kernel_file) + " --entry " + quote(entries);
-      }
+                            {"kernel", opt->source.describe()}};
+      const std::string user = opt->source.flags().empty() ? "" : " " + opt->source.flags();
       const int worst = run_merged(gate, targets, "kernels", "check",
                                    [&](const std::string& t) { return quote(self) + " check " + t + cases + seed + dev + user; }, merged);
       std::ofstream(out / "check.json") << merged.dump(1);

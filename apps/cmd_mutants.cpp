@@ -64,7 +64,7 @@ void add_mutants_command(CLI::App& app, Context& ctx) {
       for (const auto& bug : mutants::load_catalogue(mutants::catalogue_dir())) {
         if (!opt->op.empty() && bug.op != opt->op) continue;
         ++total;
-        KernelChecker kc(rt, UserKernel{bug.path, bug.entries});
+        KernelChecker kc(rt, bug.source());
         mutants::Hunt h;
         std::string error;
         try {

@@ -90,7 +90,8 @@ void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, i
     total += s;
   }
   set_counters(st, c.problem, total / static_cast<double>(st.iterations()), &c.device->peaks);
-  if (!(c.check.checked == c.problem)) st.SetLabel("checked at " + c.check.checked.line());
+  const std::string variant = "variant " + c.device->checker->select(c.problem).name;
+  st.SetLabel(c.check.checked == c.problem ? variant : variant + ", checked at " + c.check.checked.line());
 }
 
 void run_clblast(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt) {
@@ -141,7 +142,7 @@ int run_suite(const SuiteOptions& opt) {
   for (const auto& info : ocl::select_devices(opt.devices)) {
     auto d = std::make_unique<DeviceCtx>();
     d->runtime = std::make_unique<ocl::Runtime>(info);
-    d->checker = std::make_unique<KernelChecker>(*d->runtime, opt.user);
+    d->checker = std::make_unique<KernelChecker>(*d->runtime, opt.source);
     d->peaks = calibrate(*d->runtime);
     const std::string key = "device." + info.selector;
     benchmark::AddCustomContext(key + ".name", info.name);
@@ -155,13 +156,13 @@ int run_suite(const SuiteOptions& opt) {
     devices.push_back(std::move(d));
   }
   benchmark::AddCustomContext("plumbline.build", PLUMBLINE_BUILD_ID);
-  benchmark::AddCustomContext("plumbline.kernels", opt.user ? "user kernel " + opt.user->path : std::string("plumbline's own"));
+  benchmark::AddCustomContext("plumbline.kernels", opt.source.describe() + (opt.source.flags().empty() ? "" : " (" + opt.source.flags() + ")"));
   benchmark::AddCustomContext("plumbline.repetitions", std::to_string(opt.repetitions));
 
   std::vector<std::unique_ptr<BenchCtx>> contexts;
   int failures = 0;
   for (const auto& entry : opt.problems) {
-    if (!ocl::find_launch_plan(entry.problem.op())) throw Error(entry.problem.op() + " has no OpenCL kernel to time");
+    devices.front()->checker->select(entry.problem);  // an operator without a kernel, or a problem no variant serves: an error now
     for (auto& d : devices) {
       auto c = std::make_unique<BenchCtx>();
       c->problem = entry.problem;

@@ -17,7 +17,7 @@ namespace plumbline::bench {
 struct SuiteOptions {
   std::vector<BatchEntry> problems;
   std::string devices = "all";         // selector
-  std::optional<UserKernel> user;      // time the user's kernel instead of ours
+  plans::KernelSource source;          // whose kernels to time: ours, or the user's
   int repetitions = 9;
   double min_time = 0.1;               // seconds of kernel time per repetition
   bool cpu_peer = false;

@@ -1,7 +1,7 @@
 #pragma once
 // One problem ready to time on a device: inputs uploaded once, outputs and scratch allocated once;
-// launch() runs every step of the operator's launch plan and returns the kernel time from the
-// profiling events (host overhead excluded). And the check that comes before any timing.
+// launch() runs every step of the variant that serves the problem and returns the kernel time from
+// the profiling events (host overhead excluded). And the check that comes before any timing.
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,12 +14,14 @@ class TimedProblem {
  public:
   TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed);
   double launch();
+  const plans::Variant& variant() const { return variant_; }
 
  private:
   KernelChecker& kc_;
   Problem p_;
-  const ocl::LaunchPlan* plan_;
+  const plans::Variant& variant_;
   std::vector<ocl::GuardedBuffer> in_, out_, scratch_;
+  ocl::Buffers buffers_;
 };
 
 struct CheckOnce {
@@ -28,10 +30,10 @@ struct CheckOnce {
   Problem checked;      // the problem checked: the benchmark's own, or the same layer at a smaller batch
 };
 
-// Checks the kernel against the reference before it is timed (normal values, one case). A problem
-// whose reference would cost more than `flops_budget` (the reference runs in double on the host) is
-// checked at a smaller batch (n, batch, b or m halved until it fits): the same layer, every other
-// dimension as timed.
+// Checks the variant that serves p against the reference before it is timed (normal values, one
+// case). A problem whose reference would cost more than `flops_budget` (the reference runs in double
+// on the host) is checked at a smaller batch (n, batch, b or m halved until it fits, as long as the
+// same variant serves it): the same layer, every other dimension as timed.
 CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed);
 
 }  // namespace plumbline::bench

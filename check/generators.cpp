@@ -9,12 +9,19 @@ namespace plumbline {
 
 namespace gen {
 
-rc::Gen<int64_t> dim(int64_t max) {
-  std::vector<int64_t> special;
-  for (int64_t v : {1, 2, 3, 5, 7, 11, 13, 15, 16, 17, 31, 32, 33, 41, 47, 55, 61, 63, 64, 65, 127, 128, 129})
-    if (v <= max) special.push_back(v);
-  const rc::Gen<int64_t> few = small(1, std::min<int64_t>(max, 9)), awkward = pick(special);
-  return mix<int64_t>({few, few, few, awkward, awkward});
+rc::Gen<int64_t> dim(const GenContext& ctx, int64_t max) {
+  std::vector<int64_t> awkward, boundary;
+  for (int64_t v : {1, 2, 3, 5, 7, 11, 13, 41, 47, 55, 61, 97, 127})
+    if (v <= max) awkward.push_back(v);
+  for (int64_t u : ctx.tiles) {
+    if (u < 2 || u > max) continue;
+    for (int64_t v : {u - 1, u, u + 1, 2 * u - 1, 2 * u, 2 * u + 1})
+      if (std::find(boundary.begin(), boundary.end(), v) == boundary.end()) boundary.push_back(v);
+  }
+  std::sort(boundary.begin(), boundary.end());
+  const rc::Gen<int64_t> few = small(1, std::min<int64_t>(max, 9)), odd = pick(awkward);
+  if (boundary.empty()) return mix<int64_t>({few, few, few, odd, odd});
+  return mix<int64_t>({few, few, few, odd, pick(boundary)});
 }
 
 rc::Gen<int64_t> small(int64_t lo, int64_t hi) { return rc::gen::inRange<int64_t>(lo, hi + 1); }
@@ -67,15 +74,15 @@ const std::map<std::string, gen::GenFactory>& factories() {
 
 bool has_problem_gen(const std::string& op) { return factories().count(op) > 0; }
 
-rc::Gen<Problem> problem_gen(const std::string& op, double budget) {
+rc::Gen<Problem> problem_gen(const std::string& op, const GenContext& ctx) {
   auto it = factories().find(op);
   if (it == factories().end()) throw Error("operator '" + op + "' has no problem generator");
-  return it->second(budget);
+  return it->second(ctx);
 }
 
-rc::Shrinkable<Problem> sample_problem(const std::string& op, double budget, uint64_t seed, int index, int count) {
+rc::Shrinkable<Problem> sample_problem(const std::string& op, const GenContext& ctx, uint64_t seed, int index, int count) {
   const int size = count > 1 ? (index * 100) / (count - 1) : 50;
-  auto drawn = problem_gen(op, budget)(rc::Random(seed + static_cast<uint64_t>(index) * 0x9e3779b97f4a7c15ull), size);
+  auto drawn = problem_gen(op, ctx)(rc::Random(seed + static_cast<uint64_t>(index) * 0x9e3779b97f4a7c15ull), size);
   // Named attributes (act, labels, over) sweep their choices, each held for kValueCycle cases, so that
   // every choice meets every value distribution within the first choices * 4 cases instead of by
   // chance (relu with the edge values once took over 100 cases). Shrinking keeps the choice.

@@ -1,34 +1,41 @@
 #include "check/kernel_check.hpp"
 
 #include <cstring>
-#include <filesystem>
 
 #include "check/error_models.hpp"
+#include "check/shrink.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
+#include "plans/library.hpp"
 #include "reference/reference.hpp"
 
 namespace plumbline {
 
-KernelChecker::KernelChecker(ocl::Runtime& runtime, std::optional<UserKernel> user) : rt_(runtime), user_(std::move(user)) {}
-
-const cl::Program& KernelChecker::program_for(const ocl::LaunchPlan& plan) {
-  const std::string key = user_ ? user_->path : plan.file;
-  auto it = programs_.find(key);
-  if (it != programs_.end()) return it->second;
-  cl::Program program;
-  if (user_) {
-    const std::string path = std::filesystem::absolute(user_->path).string();
-    program = rt_.build_file(path).program;
-  } else {
-    program = rt_.build_file(plan.file).program;
-  }
-  return programs_.emplace(key, program).first->second;
+KernelChecker::KernelChecker(ocl::Runtime& runtime, plans::KernelSource source) : rt_(runtime), source_(std::move(source)) {
+  source_.validate();
 }
 
-Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& inputs) {
-  const ocl::LaunchPlan* plan = ocl::find_launch_plan(p.op());
-  if (!plan) throw Error("operator '" + p.op() + "' has no OpenCL kernel");
+const std::vector<plans::Variant>& KernelChecker::variants(const std::string& op) {
+  auto it = variants_.find(op);
+  if (it == variants_.end()) it = variants_.emplace(op, plans::variants_for(source_, op)).first;
+  return it->second;
+}
+
+const plans::Variant& KernelChecker::select(const Problem& p) { return plans::select_variant(variants(p.op()), p); }
+
+const cl::Program& KernelChecker::program_for(const plans::Variant& v) {
+  const std::string options = ocl::program_options(v);
+  const std::string key = v.file + "\n" + options;
+  auto it = programs_.find(key);
+  if (it == programs_.end()) it = programs_.emplace(key, rt_.build_file(v.file, options).program).first;
+  return it->second;
+}
+
+Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant* v) {
+  const plans::Variant& variant = v ? *v : select(p);
+  if (!plans::applies(variant, p))
+    throw Error("variant " + variant.id() + " (" + variant.where.str() + ") does not apply to " + p.line() + ": its condition is '" +
+                variant.when.text() + "'");
   const Signature sig = signature_of(p);
   if (inputs.size() != sig.inputs.size()) throw Error(p.op() + " takes " + std::to_string(sig.inputs.size()) + " inputs");
   std::vector<ocl::GuardedBuffer> in_b, out_b, scratch_b;
@@ -43,18 +50,17 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
     out_b.back().poison();
   }
   // Scratch starts poisoned too: a step that reads scratch another step never wrote sees NaN.
-  if (plan->scratch)
-    for (int64_t size : plan->scratch(p)) {
-      scratch_b.push_back(rt_.buffer("scratch" + std::to_string(scratch_b.size()), size));
-      scratch_b.back().poison();
-    }
-  std::vector<ocl::GuardedBuffer*> in_p, out_p, scratch_p;
-  for (auto& b : in_b) in_p.push_back(&b);
-  for (auto& b : out_b) out_p.push_back(&b);
-  for (auto& b : scratch_b) scratch_p.push_back(&b);
+  const std::vector<int64_t> scratch = plans::scratch_floats(variant, p);
+  for (size_t i = 0; i < scratch.size(); ++i) {
+    scratch_b.push_back(rt_.buffer(variant.scratch[i].name, scratch[i]));
+    scratch_b.back().poison();
+  }
+  ocl::Buffers buffers;
+  for (auto& b : in_b) buffers.tensors[b.name()] = &b;
+  for (auto& b : out_b) buffers.tensors[b.name()] = &b;
+  for (auto& b : scratch_b) buffers.scratch.push_back(&b);
   Execution ex;
-  ex.seconds = ocl::launch(rt_, p, *plan, program_for(*plan), user_ ? user_->entries : std::vector<std::string>{}, in_p,
-                           out_p, scratch_p);
+  ex.seconds = ocl::launch(rt_, p, variant, program_for(variant), buffers);
   // Memory first: a write out of bounds or into an input makes every number suspect.
   auto note = [&](const std::string& verdict, const std::string& problem) {
     if (ex.problem.empty()) ex.verdict = verdict, ex.problem = problem;
@@ -76,8 +82,9 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
   return ex;
 }
 
-CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed) {
-  CaseResult r{p, rt_.device().selector, values, seed};
+CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, const plans::Variant* v) {
+  const plans::Variant& variant = v ? *v : select(p);
+  CaseResult r{p, rt_.device().selector, variant.name, values, seed};
   const Signature sig = signature_of(p);
   Rng rng(seed);
   std::vector<TensorF> in_f;
@@ -88,7 +95,7 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed) {
   }
   const std::vector<TensorD> ref = run_reference(p, in_d);
   const std::vector<ErrorModel> models = error_models(p, in_d, ref, values == Values::Integers);
-  const Execution ex = execute(p, in_f);
+  const Execution ex = execute(p, in_f, &variant);
   r.seconds = ex.seconds;
   if (!ex.problem.empty()) {
     r.verdict = ex.verdict;
@@ -115,15 +122,42 @@ Values values_for_case(int i) {
   return cycle[i % 4];
 }
 
-std::string check_repro(const CaseResult& r, const std::optional<UserKernel>& user) {
-  std::string cmd = "plumbline check " + r.problem.op() + " --problem '" + r.problem.line() + "' --values " +
-                    to_string(r.values) + " --seed " + std::to_string(r.seed) + " --device " + r.device;
-  if (user) {
-    std::string entries;
-    for (const auto& e : user->entries) entries += (entries.empty() ? "" : ",") + e;
-    cmd += " --kernel-file " + user->path + " --entry " + entries;
+CasePlan::CasePlan(const std::vector<plans::Variant>& variants, const std::string& op, int count, uint64_t seed, double budget)
+    : variants_(variants), op_(op), count_(count), seed_(seed), budget_(budget) {
+  if (variants_.empty()) throw Error("operator '" + op + "' has no variant to check");
+}
+
+KernelCase CasePlan::at(int i) const {
+  const int nv = static_cast<int>(variants_.size());
+  const plans::Variant& v = variants_[static_cast<size_t>(i % nv)];
+  const int j = i / nv, n = (count_ - i % nv + nv - 1) / nv;  // this variant's case j of n
+  const GenContext ctx(budget_, plans::tile_sizes(v));
+  // Draws until a problem can be steered into the variant's condition.
+  constexpr int kTries = 200;
+  for (int attempt = 0; attempt < kTries; ++attempt) {
+    auto drawn = sample_problem(op_, ctx, seed_ + static_cast<uint64_t>(attempt) * 7919, j, n);
+    if (!plans::steer(v, drawn.value())) continue;
+    auto steered = rc::shrinkable::map(std::move(drawn), [vc = v](const Problem& p) { return plans::steer(vc, p).value_or(p); });
+    return {&v, std::move(steered), values_for_case(j), seed_ + static_cast<uint64_t>(i)};
   }
-  return cmd;
+  throw Error("variant " + v.id() + " (" + v.where.str() + "): none of " + std::to_string(kTries) + " problems drawn for " + op_ +
+              " meets its condition '" + v.when.text() + "', even steered: write the condition as attribute comparisons joined by && "
+              "(docs/kernel-abi.md)");
+}
+
+CaseResult shrink_case(KernelChecker& kc, const KernelCase& c, const CaseResult& failed) {
+  const Problem small = shrink_failure(c.problem, [&](const Problem& q) {
+    return plans::applies(*c.variant, q) && !kc.run(q, c.values, c.seed, c.variant).passed;
+  });
+  return small == failed.problem ? failed : kc.run(small, c.values, c.seed, c.variant);
+}
+
+std::string check_repro(const CaseResult& r, const plans::KernelSource& source) {
+  plans::KernelSource s = source;
+  if (r.variant != "user") s.variant = r.variant;
+  const std::string flags = s.flags();
+  return "plumbline check " + r.problem.op() + " --problem '" + r.problem.line() + "' --values " + to_string(r.values) + " --seed " +
+         std::to_string(r.seed) + " --device " + r.device + (flags.empty() ? "" : " " + flags);
 }
 
 }  // namespace plumbline

@@ -1,26 +1,25 @@
 #pragma once
-// One case of a kernel check: draw inputs, evaluate the reference in double, run the kernel(s) on an
-// OpenCL device with poisoned outputs and guarded buffers, and compare every output (check/compare.hpp).
+// One case of a kernel check: draw inputs, evaluate the reference in double, run a variant's kernels
+// (plans/) on an OpenCL device with poisoned outputs and guarded buffers, and compare every output
+// (check/compare.hpp).
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "check/compare.hpp"
+#include "check/generators.hpp"
 #include "core/problem.hpp"
 #include "core/random.hpp"
 #include "opencl/launch.hpp"
+#include "plans/source.hpp"
 
 namespace plumbline {
-
-// A user's kernel file replacing ours: its entry points, one per step of the operator's launch plan.
-struct UserKernel {
-  std::string path;
-  std::vector<std::string> entries;
-};
 
 struct CaseResult {
   Problem problem;
   std::string device;
+  std::string variant;  // the variant that ran ("seed", "tiled", "user")
   Values values = Values::Normal;
   uint64_t seed = 0;
   bool passed = false;
@@ -41,33 +40,64 @@ struct Execution {
 
 class KernelChecker {
  public:
-  KernelChecker(ocl::Runtime& runtime, std::optional<UserKernel> user = std::nullopt);
-  CaseResult run(const Problem& p, Values values, uint64_t seed);
-  // Runs the operator's kernels on the given inputs (poisoned outputs, guarded buffers).
-  Execution execute(const Problem& p, const std::vector<TensorF>& inputs);
+  explicit KernelChecker(ocl::Runtime& runtime, plans::KernelSource source = {});
 
-  // The program that holds the plan's entries (ours, or the user's file), built once.
-  const cl::Program& program_for(const ocl::LaunchPlan& plan);
-  // The user's entry names ({} for ours): launch() renames the plan's steps with them.
-  std::vector<std::string> entries() const { return user_ ? user_->entries : std::vector<std::string>{}; }
+  // The variants this checker runs for op, in order (check covers each; the first whose condition
+  // holds serves a problem otherwise).
+  const std::vector<plans::Variant>& variants(const std::string& op);
+  const plans::Variant& select(const Problem& p);
+
+  // One case on variant v (the selected one when null; v's condition must hold for p).
+  CaseResult run(const Problem& p, Values values, uint64_t seed, const plans::Variant* v = nullptr);
+  // Runs a variant's kernels on the given inputs (poisoned outputs, guarded buffers).
+  Execution execute(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant* v = nullptr);
+
+  // The program of a variant (its file built with its defines), built once.
+  const cl::Program& program_for(const plans::Variant& v);
   ocl::Runtime& runtime() { return rt_; }
-  const std::optional<UserKernel>& user() const { return user_; }
-  bool user_kernel() const { return user_.has_value(); }
+  const plans::KernelSource& source() const { return source_; }
 
  private:
-
   ocl::Runtime& rt_;
-  std::optional<UserKernel> user_;
+  plans::KernelSource source_;
+  std::map<std::string, std::vector<plans::Variant>> variants_;
   std::map<std::string, cl::Program> programs_;
 };
 
-// The cases of `plumbline check OP --cases N --seed S`: case i draws its problem from the operator's
-// generator (problems of at most kKernelCaseBudget FLOPs: the double reference runs each) and cycles
-// through the value distributions integers, uniform, normal, edge.
+// The cases of `plumbline check OP --cases N --seed S` (problems of at most kKernelCaseBudget FLOPs:
+// the double reference runs each). Case i goes to variant i % V; within a variant, its own cases j
+// cycle through the value distributions (integers, uniform, normal, edge) and sweep the sizes and the
+// named attributes as RapidCheck's runs do. Each problem is drawn with the variant's tile sizes and
+// steered into its condition (plans::steer); shrinking keeps to problems the variant serves.
 inline constexpr double kKernelCaseBudget = 4e6;
 Values values_for_case(int i);
 
+struct KernelCase {
+  const plans::Variant* variant = nullptr;
+  rc::Shrinkable<Problem> problem;
+  Values values = Values::Normal;
+  uint64_t seed = 0;
+};
+
+class CasePlan {
+ public:
+  CasePlan(const std::vector<plans::Variant>& variants, const std::string& op, int count, uint64_t seed,
+           double budget = kKernelCaseBudget);
+  KernelCase at(int i) const;
+  int count() const { return count_; }
+
+ private:
+  const std::vector<plans::Variant>& variants_;
+  std::string op_;
+  int count_;
+  uint64_t seed_;
+  double budget_;
+};
+
+// A failing case shrunk to a small problem on the same variant, values and seed.
+CaseResult shrink_case(KernelChecker& kc, const KernelCase& c, const CaseResult& failed);
+
 // The command that re-runs one case.
-std::string check_repro(const CaseResult& r, const std::optional<UserKernel>& user);
+std::string check_repro(const CaseResult& r, const plans::KernelSource& source);
 
 }  // namespace plumbline

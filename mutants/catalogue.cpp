@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/registry.hpp"
-#include "opencl/launch.hpp"
+#include "plans/source.hpp"
 
 namespace plumbline::mutants {
 
@@ -41,10 +41,11 @@ std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
       if (end == std::string::npos) break;
       start = end + 1;
     }
-    const auto* plan = ocl::find_launch_plan(b.op);
-    if (!plan || plan->steps.size() != b.entries.size())
-      throw Error(b.path + ": " + b.op + " runs " + std::to_string(plan ? plan->steps.size() : 0) + " steps, the file names " +
-                  std::to_string(b.entries.size()) + " entries");
+    try {
+      plans::variants_for(b.source(), b.op);  // the entries must fit the operator's default ABI
+    } catch (const Error& e) {
+      throw Error(b.path + ": " + e.what());
+    }
     bugs.push_back(std::move(b));
   }
   return bugs;

@@ -8,12 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "plans/source.hpp"
+
 namespace plumbline::mutants {
 
 struct CatalogueBug {
   std::string name;  // the file name without .cl
   std::string path, description, op;
   std::vector<std::string> entries;
+  plans::KernelSource source() const { return {.kernel_file = path, .entries = entries}; }
 };
 
 std::vector<CatalogueBug> load_catalogue(const std::string& dir);  // Error naming a malformed header

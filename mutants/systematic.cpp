@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "opencl/launch.hpp"
+#include "plans/library.hpp"
 
 namespace plumbline::mutants {
 namespace {
@@ -93,10 +93,13 @@ std::string apply(const std::string& source, const Mutation& m) {
 
 std::vector<std::string> ops_using(const std::string& kernel_dir, const std::string& file) {
   std::vector<std::string> ops;
-  for (const auto& op : ocl::ops_with_kernels()) {
-    const std::string plan_file = ocl::find_launch_plan(op)->file;
-    if (plan_file == file || read(kernel_dir + "/" + plan_file).find("#include \"" + file + "\"") != std::string::npos)
-      ops.push_back(op);
+  for (const auto& op : plans::ops_with_plans()) {
+    for (const auto& v : plans::our_variants(op)) {
+      if (v.file == file || read(kernel_dir + "/" + v.file).find("#include \"" + file + "\"") != std::string::npos) {
+        ops.push_back(op);
+        break;
+      }
+    }
   }
   return ops;
 }

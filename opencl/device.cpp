@@ -74,6 +74,7 @@ std::vector<DeviceInfo> list_devices() {
         info.local_mem_bytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
         info.max_alloc_bytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
         info.max_work_group_size = d.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+        info.max_work_item_sizes = d.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
         info.base_addr_align_bits = d.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>();
         info.double_support = d.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
         return 0;

@@ -20,6 +20,7 @@ struct DeviceInfo {
   uint32_t compute_units = 0;
   uint64_t global_mem_bytes = 0, local_mem_bytes = 0, max_alloc_bytes = 0;
   size_t max_work_group_size = 0;
+  std::vector<size_t> max_work_item_sizes;  // per dimension
   uint32_t base_addr_align_bits = 0;
   bool double_support = false;
   cl::Device device;

@@ -1,6 +1,8 @@
 #include "opencl/launch.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 #include "core/registry.hpp"
@@ -9,97 +11,249 @@ namespace plumbline::ocl {
 
 namespace {
 
-const std::map<std::string, LaunchPlan>& plans() {
-  static const std::map<std::string, LaunchPlan> table = [] {
-    std::map<std::string, LaunchPlan> t;
-    add_elementwise_plans(t);
-    add_reduction_plans(t);
-    add_gemm_plans(t);
-    add_pooling_plans(t);
-    add_softmax_plans(t);
-    add_norm_plans(t);
-    add_conv_plans(t);
-    return t;
-  }();
-  return table;
+// What the driver says of one kernel parameter (when the program was built with -cl-kernel-arg-info).
+struct Param {
+  bool known = false;
+  cl_kernel_arg_address_qualifier address = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+  std::string type, name;  // "float*", "int"
+  bool is_const = false;
+
+  bool pointer() const { return known && address != CL_KERNEL_ARG_ADDRESS_PRIVATE; }
+  std::string str() const {
+    if (!known) return "?";
+    std::string a = address == CL_KERNEL_ARG_ADDRESS_GLOBAL ? "global " : address == CL_KERNEL_ARG_ADDRESS_LOCAL ? "local "
+                    : address == CL_KERNEL_ARG_ADDRESS_CONSTANT                                                 ? "constant "
+                                                                                                                  : "";
+    return (is_const ? "const " : "") + a + type + " " + name;
+  }
+};
+
+std::vector<Param> params_of(const cl::Kernel& k) {
+  const cl_uint n = call("counting the parameters of a kernel", [&] { return k.getInfo<CL_KERNEL_NUM_ARGS>(); });
+  std::vector<Param> out(n);
+  for (cl_uint i = 0; i < n; ++i) {
+    try {
+      Param p;
+      p.address = k.getArgInfo<CL_KERNEL_ARG_ADDRESS_QUALIFIER>(i);
+      p.type = k.getArgInfo<CL_KERNEL_ARG_TYPE_NAME>(i);
+      p.name = k.getArgInfo<CL_KERNEL_ARG_NAME>(i);
+      p.is_const = (k.getArgInfo<CL_KERNEL_ARG_TYPE_QUALIFIER>(i) & CL_KERNEL_ARG_TYPE_CONST) != 0;
+      // Drivers differ in trailing NULs and spaces.
+      for (std::string* s : {&p.type, &p.name}) {
+        while (!s->empty() && (s->back() == '\0' || s->back() == ' ')) s->pop_back();
+        s->erase(std::remove(s->begin(), s->end(), ' '), s->end());
+      }
+      p.known = true;
+      out[i] = p;
+    } catch (const cl::Error&) {
+      // CL_KERNEL_ARG_INFO_NOT_AVAILABLE: the parameters' count is all we know
+    }
+  }
+  return out;
 }
 
-size_t round_up(int64_t n, size_t to) { return (static_cast<size_t>(std::max<int64_t>(n, 1)) + to - 1) / to * to; }
-
-}  // namespace
-
-const LaunchPlan* find_launch_plan(const std::string& op) {
-  auto it = plans().find(op);
-  return it == plans().end() ? nullptr : &it->second;
+std::string list_params(const std::vector<Param>& ps) {
+  std::string s;
+  for (const auto& p : ps) s += (s.empty() ? "" : ", ") + p.str();
+  return s;
 }
 
-std::vector<std::string> ops_with_kernels() {
-  std::vector<std::string> v;
-  for (const auto& name : Registry::get().names())
-    if (find_launch_plan(name)) v.push_back(name);
-  return v;
+std::string list_args(const plans::Step& st) {
+  std::string s;
+  for (const auto& a : st.args) s += (s.empty() ? "" : ", ") + a.text;
+  return s;
 }
 
-Dispatch linear(int64_t count, size_t wg) { return {cl::NDRange(round_up(count, wg)), cl::NDRange(wg)}; }
-Dispatch groups(int64_t count, size_t wg) { return {cl::NDRange(static_cast<size_t>(count) * wg), cl::NDRange(wg)}; }
-Dispatch tiles2d(int64_t cols, int64_t rows, size_t tile, int64_t depth) {
-  return {cl::NDRange(round_up(cols, tile), round_up(rows, tile), static_cast<size_t>(std::max<int64_t>(depth, 1))),
-          cl::NDRange(tile, tile, 1)};
-}
-
-void set_abi_args(cl::Kernel& kernel, const Problem& p, const std::vector<GuardedBuffer*>& inputs,
-                  const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch) {
-  const OpSpec& spec = Registry::get().find(p.op());
-  cl_uint i = 0;
-  const std::string name = call("naming a kernel", [&] { return kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(); });
-  const cl_uint expected = static_cast<cl_uint>(inputs.size() + outputs.size() + scratch.size() + spec.attrs.size());
-  const cl_uint actual = call("counting the arguments of " + name, [&] { return kernel.getInfo<CL_KERNEL_NUM_ARGS>(); });
-  if (actual != expected)
-    throw Error("kernel " + name + " takes " + std::to_string(actual) + " arguments; the ABI of " + p.op() + " has " +
-                std::to_string(expected) + " (" + std::to_string(inputs.size()) + " inputs, " +
-                std::to_string(outputs.size()) + " outputs, " + std::to_string(scratch.size()) + " scratch buffers, " +
-                std::to_string(spec.attrs.size()) + " attributes: see docs/kernel-abi.md)");
-  auto set = [&](const auto& value, const std::string& what) {
-    call("setting argument " + std::to_string(i) + " (" + what + ") of kernel " + name, [&] {
-      kernel.setArg(i, value);
-      return 0;
-    });
-    ++i;
+// Which parameter lacks an argument, or which argument lacks a parameter, when the counts differ.
+std::string count_mismatch(const plans::Step& st, const std::vector<Param>& ps) {
+  const size_t np = ps.size(), na = st.args.size();
+  std::string msg = "kernel " + st.entry + " takes " + std::to_string(np) + " parameter" + (np == 1 ? "" : "s") + ", the plan gives " +
+                    std::to_string(na) + " argument" + (na == 1 ? "" : "s") + "\n  kernel: " + list_params(ps) + "\n  plan:   " + list_args(st);
+  auto named = [&](const std::string& n) {
+    for (const auto& a : st.args)
+      if (a.name == n || a.text == n) return true;
+    return false;
   };
-  for (auto* b : inputs) set(b->cl(), b->name());
-  for (auto* b : outputs) set(b->cl(), b->name());
-  for (auto* b : scratch) set(b->cl(), b->name());
-  for (const auto& a : spec.attrs) {
-    switch (a.kind) {
-      case AttrKind::Int: set(static_cast<cl_int>(p.i(a.name)), a.name); break;
-      case AttrKind::Float: set(static_cast<cl_float>(p.f(a.name)), a.name); break;
-      case AttrKind::Enum: {
-        const auto pos = std::find(a.choices.begin(), a.choices.end(), p.s(a.name)) - a.choices.begin();
-        set(static_cast<cl_int>(pos), a.name);
+  if (na < np) {
+    for (size_t i = 0; i < np; ++i)
+      if (ps[i].known && !named(ps[i].name)) return msg + "\n  parameter " + std::to_string(i + 1) + " '" + ps[i].str() + "' has no argument";
+    return msg + "\n  the last " + std::to_string(np - na) + " parameter(s) have no argument";
+  }
+  for (size_t j = 0; j < na; ++j) {
+    const bool found = std::any_of(ps.begin(), ps.end(), [&](const Param& p) { return p.known && (p.name == st.args[j].name || p.name == st.args[j].text); });
+    if (!found && ps.size() && ps[0].known) return msg + "\n  argument " + std::to_string(j + 1) + " '" + st.args[j].text + "' matches no parameter";
+  }
+  return msg + "\n  the last " + std::to_string(na - np) + " argument(s) have no parameter";
+}
+
+template <class T>
+void set_scalar(cl::Kernel& k, cl_uint i, const plans::Value& v, const std::string& what, const std::string& type) {
+  T x{};
+  if constexpr (std::is_floating_point_v<T>) {
+    x = static_cast<T>(v.f());
+  } else {
+    if (!v.is_int()) throw Error(what + " is the float " + v.str() + ", but the parameter is " + type);
+    const int64_t i64 = v.i();
+    if (i64 < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
+        (i64 > 0 && static_cast<uint64_t>(i64) > static_cast<uint64_t>(std::numeric_limits<T>::max())))
+      throw Error(what + " is " + std::to_string(i64) + ", outside the range of the parameter's type " + type);
+    x = static_cast<T>(i64);
+  }
+  call("setting " + what, [&] {
+    k.setArg(i, sizeof(T), &x);
+    return 0;
+  });
+}
+
+void set_value(cl::Kernel& k, cl_uint i, const Param& p, const plans::Value& v, const std::string& what) {
+  std::string t = p.known ? p.type : (v.is_int() ? "int" : "float");
+  if (t == "unsignedint") t = "uint";
+  if (t == "int") return set_scalar<cl_int>(k, i, v, what, t);
+  if (t == "uint") return set_scalar<cl_uint>(k, i, v, what, t);
+  if (t == "long") return set_scalar<cl_long>(k, i, v, what, t);
+  if (t == "ulong" || t == "size_t") return set_scalar<cl_ulong>(k, i, v, what, t);
+  if (t == "short") return set_scalar<cl_short>(k, i, v, what, t);
+  if (t == "ushort") return set_scalar<cl_ushort>(k, i, v, what, t);
+  if (t == "char") return set_scalar<cl_char>(k, i, v, what, t);
+  if (t == "uchar") return set_scalar<cl_uchar>(k, i, v, what, t);
+  if (t == "float") return set_scalar<cl_float>(k, i, v, what, t);
+  if (t == "double") return set_scalar<cl_double>(k, i, v, what, t);
+  throw Error(what + ": plumbline cannot pass a value to a parameter of type " + t);
+}
+
+// Binds the step's arguments to the kernel's parameters.
+void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers& b,
+          const std::vector<Param>& ps, size_t& local_bytes) {
+  if (ps.size() != st.args.size()) throw Error(count_mismatch(st, ps));
+  const plans::Env env = plans::env_for(v, p);
+  std::map<std::string, size_t> scratch_index;
+  for (size_t i = 0; i < v.scratch.size(); ++i) scratch_index[v.scratch[i].name] = i;
+  for (cl_uint i = 0; i < ps.size(); ++i) {
+    const plans::Arg& a = st.args[i];
+    const Param& pr = ps[i];
+    const std::string what = "argument " + std::to_string(i + 1) + " '" + a.text + "' (parameter " + pr.str() + ")";
+    plans::Arg::Kind kind = a.kind;
+    if (kind == plans::Arg::Kind::TensorOrValue) {
+      if (!pr.known)
+        throw Error(what + ": '" + a.name + "' is both a tensor and an attribute of " + p.op() +
+                    ", and the driver does not say whether the parameter is a pointer: write tensor:" + a.name + " or attr:" + a.name);
+      kind = pr.pointer() ? plans::Arg::Kind::Tensor : plans::Arg::Kind::Value;
+    }
+    switch (kind) {
+      case plans::Arg::Kind::Tensor:
+      case plans::Arg::Kind::Scratch: {
+        GuardedBuffer* buf = nullptr;
+        if (kind == plans::Arg::Kind::Tensor) {
+          auto it = b.tensors.find(a.name);
+          if (it == b.tensors.end()) throw Error(what + ": " + p.line() + " has no tensor '" + a.name + "'");
+          buf = it->second;
+        } else {
+          buf = b.scratch.at(scratch_index.at(a.name));
+        }
+        if (pr.known && pr.address != CL_KERNEL_ARG_ADDRESS_GLOBAL && pr.address != CL_KERNEL_ARG_ADDRESS_CONSTANT)
+          throw Error(what + ": a buffer needs a global pointer parameter");
+        if (pr.known && pr.type.rfind("float", 0) != 0) throw Error(what + ": buffer '" + a.name + "' holds floats, the parameter is " + pr.type);
+        call("setting " + what, [&] {
+          k.setArg(i, buf->cl());
+          return 0;
+        });
+        break;
+      }
+      case plans::Arg::Kind::Local: {
+        const int64_t bytes = a.expr.eval_int(env);
+        if (bytes < 1) throw Error(what + ": local(" + a.expr.text() + ") is " + std::to_string(bytes) + " bytes for problem " + p.line());
+        if (pr.known && pr.address != CL_KERNEL_ARG_ADDRESS_LOCAL) throw Error(what + ": local(...) needs a __local pointer parameter");
+        local_bytes += static_cast<size_t>(bytes);
+        call("setting " + what, [&] {
+          k.setArg(i, cl::Local(static_cast<size_t>(bytes)));
+          return 0;
+        });
+        break;
+      }
+      case plans::Arg::Kind::Value:
+      case plans::Arg::Kind::TensorOrValue: {
+        if (pr.pointer()) throw Error(what + ": a value for a pointer parameter (name a tensor or a scratch buffer there)");
+        set_value(k, i, pr, a.expr.eval(env), what);
         break;
       }
     }
   }
 }
 
-double launch(Runtime& rt, const Problem& p, const LaunchPlan& plan, const cl::Program& program,
-              const std::vector<std::string>& entries, const std::vector<GuardedBuffer*>& inputs,
-              const std::vector<GuardedBuffer*>& outputs, const std::vector<GuardedBuffer*>& scratch) {
-  // `entries` replaces the plan's entry names one for one, conditional steps included; the steps
-  // whose condition does not hold for p are skipped.
-  if (!entries.empty() && entries.size() != plan.steps.size())
-    throw Error(p.op() + " has " + std::to_string(plan.steps.size()) + " kernel steps; --entry names " +
-                std::to_string(entries.size()) + " (one name per step, comma-separated, in the order of docs/kernel-abi.md)");
+// The NDRange against the kernel's and the device's limits, before the driver sees it.
+void check_limits(const cl::Kernel& k, const Runtime& rt, const plans::Step& st, const plans::Dispatch& d, size_t local_args_bytes,
+                  const Problem& p) {
+  const DeviceInfo& dev = rt.device();
+  const std::string where = st.where.str() + ": step " + st.entry + ", " + d.str() + ", problem " + p.line() + ": ";
+  const auto reqd = call("reading the kernel's work-group size", [&] { return k.getWorkGroupInfo<CL_KERNEL_COMPILE_WORK_GROUP_SIZE>(dev.device); });
+  if (reqd[0] != 0 && !d.local.empty())
+    for (size_t i = 0; i < 3; ++i) {
+      const size_t want = i < d.local.size() ? d.local[i] : 1;
+      if (want != reqd[i])
+        throw Error(where + "the kernel requires work-groups of (" + std::to_string(reqd[0]) + "," + std::to_string(reqd[1]) + "," +
+                    std::to_string(reqd[2]) + ") (reqd_work_group_size), the plan's local size differs");
+    }
+  if (d.local.empty()) return;
+  size_t items = 1;
+  for (size_t i = 0; i < d.local.size(); ++i) {
+    items *= d.local[i];
+    if (i < dev.max_work_item_sizes.size() && d.local[i] > dev.max_work_item_sizes[i])
+      throw Error(where + "local size " + std::to_string(d.local[i]) + " in dimension " + std::to_string(i) + " exceeds the device's limit of " +
+                  std::to_string(dev.max_work_item_sizes[i]) + " (" + dev.selector + ")");
+  }
+  const size_t kernel_max = call("reading the kernel's work-group limit", [&] { return k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(dev.device); });
+  if (items > dev.max_work_group_size || items > kernel_max)
+    throw Error(where + "a work-group of " + std::to_string(items) + " work-items exceeds the limit of " +
+                std::to_string(std::min(dev.max_work_group_size, kernel_max)) + " on " + dev.selector + " (device " +
+                std::to_string(dev.max_work_group_size) + ", this kernel " + std::to_string(kernel_max) + ")");
+  const cl_ulong kernel_local = call("reading the kernel's local memory", [&] { return k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev.device); });
+  if (kernel_local + local_args_bytes > dev.local_mem_bytes)
+    throw Error(where + "the kernel needs " + std::to_string(kernel_local + local_args_bytes) + " bytes of local memory, " + dev.selector +
+                " has " + std::to_string(dev.local_mem_bytes));
+}
+
+}  // namespace
+
+std::string program_options(const plans::Variant& v) {
+  const std::string defines = v.build_options();
+  return defines + (defines.empty() ? "" : " ") + "-cl-kernel-arg-info";
+}
+
+double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers) {
   double seconds = 0;
-  for (size_t s = 0; s < plan.steps.size(); ++s) {
-    const KernelStep& step = plan.steps[s];
-    if (step.when && !step.when(p)) continue;
-    const std::string entry = entries.empty() ? step.entry : entries[s];
-    cl::Kernel kernel = call("creating kernel '" + entry + "' (is it defined in the kernel file?)",
-                             [&] { return cl::Kernel(program, entry.c_str()); });
-    set_abi_args(kernel, p, inputs, outputs, scratch);
-    const Dispatch d = step.dispatch(p);
-    seconds += rt.run(kernel, d.global, d.local, entry);
+  for (const auto& st : v.steps) {
+    if (!plans::step_applies(v, st, p)) continue;
+    cl::Kernel kernel;
+    try {
+      kernel = cl::Kernel(program, st.entry.c_str());
+    } catch (const cl::Error& e) {
+      std::string names;
+      try {
+        names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
+      } catch (const cl::Error&) {
+      }
+      throw Error(st.where.str() + ": step " + st.entry + ": creating kernel '" + st.entry + "' failed with " + error_name(e.err()) +
+                  " (is it defined in " + v.file + "?" + (names.empty() ? "" : " the file defines: " + names) + ")");
+    }
+    size_t local_bytes = 0;
+    try {
+      bind_args(kernel, v, st, p, buffers, params_of(kernel), local_bytes);
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      // Evaluation errors already name the plan line.
+      throw Error(msg.rfind(st.where.file, 0) == 0 ? msg : st.where.str() + ": step " + st.entry + ": " + msg + " (problem " + p.line() + ")");
+    }
+    const plans::Dispatch d = plans::dispatch(v, st, p);
+    check_limits(kernel, rt, st, d, local_bytes, p);
+    auto range = [](const std::vector<size_t>& s) {
+      switch (s.size()) {
+        case 0: return cl::NullRange;
+        case 1: return cl::NDRange(s[0]);
+        case 2: return cl::NDRange(s[0], s[1]);
+        default: return cl::NDRange(s[0], s[1], s[2]);
+      }
+    };
+    seconds += rt.run(kernel, range(d.global), range(d.local), st.entry);
   }
   return seconds;
 }

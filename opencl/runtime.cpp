@@ -9,18 +9,9 @@
 
 #include "core/error.hpp"
 
-#ifndef PLUMBLINE_DEFAULT_KERNEL_DIR
-#define PLUMBLINE_DEFAULT_KERNEL_DIR "opencl/kernels"
-#endif
-
 namespace plumbline::ocl {
 
 namespace fs = std::filesystem;
-
-std::string kernel_dir() {
-  const char* env = std::getenv("PLUMBLINE_KERNEL_DIR");
-  return env && *env ? env : PLUMBLINE_DEFAULT_KERNEL_DIR;
-}
 
 std::string cache_dir() {
   if (const char* env = std::getenv("PLUMBLINE_CACHE_DIR"); env && *env) return std::string(env) == "off" ? "" : env;

@@ -9,11 +9,12 @@
 #include "opencl/buffer.hpp"
 #include "opencl/cl.hpp"
 #include "opencl/device.hpp"
+#include "plans/library.hpp"
 
 namespace plumbline::ocl {
 
-// Folder of the .cl sources: PLUMBLINE_KERNEL_DIR, else the source tree's opencl/kernels.
-std::string kernel_dir();
+// Folder of the .cl sources (and their plans): PLUMBLINE_KERNEL_DIR, else the source tree's opencl/kernels.
+using plans::kernel_dir;
 // Folder of cached program binaries: PLUMBLINE_CACHE_DIR ("off" disables the cache), else
 // $XDG_CACHE_HOME/plumbline, else ~/.cache/plumbline.
 std::string cache_dir();

@@ -72,7 +72,7 @@ TEST(DeviceGraphs, AWrongKernelInsideAGraphIsCaughtAtItsNode) {
   // The seeds' max-pool gradient spread like an average pool, as a user kernel, inside a graph.
   const std::string file = std::string(PLUMBLINE_PLANTED_DIR) + "/max_pool2d_bwd_avg_spread.cl";
   for (auto& dev : devices()) {
-    KernelChecker planted(*dev.runtime, UserKernel{file, {"spread"}});
+    KernelChecker planted(*dev.runtime, plans::KernelSource{.kernel_file = file, .entries = {"spread"}});
     graph::Graph g;
     const int x = g.input("x", Shape{1, 2, 4, 4});
     const int dy = g.input("dy", Shape{1, 2, 2, 2});

@@ -13,6 +13,7 @@
 #include "check/kernel_check.hpp"
 #include "check/shrink.hpp"
 #include "core/registry.hpp"
+#include "plans/library.hpp"
 #include "reference/reference.hpp"
 
 using namespace plumbline;
@@ -45,16 +46,22 @@ rc::Gen<Values> values_gen() { return rc::gen::element(Values::Integers, Values:
 
 class Kernel : public ::testing::TestWithParam<std::string> {};
 
+// Every variant of every operator: a problem drawn with the variant's tile sizes, steered into its
+// condition.
 TEST_P(Kernel, AgreesWithTheReference) {
   const std::string op = GetParam();
   for (auto& dev : devices()) {
+    const auto& variants = dev.ours->variants(op);
     const bool ok = rc::check(op + " on " + dev.runtime->device().selector, [&] {
-      const Problem p = *problem_gen(op, kBudget);
+      const size_t vi = *rc::gen::inRange<size_t>(0, variants.size());
+      const plans::Variant& v = variants[vi];
+      const std::optional<Problem> p = plans::steer(v, *problem_gen(op, GenContext(kBudget, plans::tile_sizes(v))));
+      RC_PRE(p.has_value());
       const Values values = *values_gen();
       const auto seed = *rc::gen::inRange<uint64_t>(0, 1u << 30);
-      const CaseResult r = dev.ours->run(p, values, seed);
+      const CaseResult r = dev.ours->run(*p, values, seed, &v);
       RC_TAG(to_string(values));
-      RC_LOG() << r.verdict << ": " << r.message << "\nrepro: " << check_repro(r, std::nullopt) << "\n";
+      RC_LOG() << r.variant << " " << r.verdict << ": " << r.message << "\nrepro: " << check_repro(r, {}) << "\n";
       RC_ASSERT(r.passed);
     });
     EXPECT_TRUE(ok);
@@ -69,8 +76,9 @@ INSTANTIATE_TEST_SUITE_P(All, Kernel, ::testing::ValuesIn(Registry::get().names(
 // the reference), on top of the finite-difference tolerance.
 class KernelBackward : public ::testing::TestWithParam<std::string> {};
 
-// Gradient-check options whose backward is `kernels` (float32), with its error model's bound.
-GradcheckOptions kernel_as_backward(KernelChecker& kernels) {
+// Gradient-check options whose backward is `kernels` (float32; variant v, or the one that serves the
+// problem), with its error model's bound.
+GradcheckOptions kernel_as_backward(KernelChecker& kernels, const plans::Variant* v = nullptr) {
   GradcheckOptions o;
   o.mode = GradcheckOptions::Mode::Fast;
   o.backward_error = [](const Problem& p, const std::vector<TensorD>& in) {
@@ -82,10 +90,10 @@ GradcheckOptions kernel_as_backward(KernelChecker& kernels) {
       for (size_t i = 0; i < ref.size(); ++i) bounds.push_back(error_bounds(ref[i], models[i]));
       return bounds;
   };
-  o.backward = [&kernels](const Problem& p, const std::vector<TensorD>& in) {
+  o.backward = [&kernels, v](const Problem& p, const std::vector<TensorD>& in) {
       std::vector<TensorF> in_f;
       for (const auto& t : in) in_f.push_back(t.convert<float>());
-      const Execution ex = kernels.execute(p, in_f);
+      const Execution ex = kernels.execute(p, in_f, v);
       if (!ex.problem.empty()) throw Error(ex.problem);
       std::vector<TensorD> out;
       for (const auto& t : ex.outputs) out.push_back(t.convert<double>());
@@ -97,13 +105,17 @@ GradcheckOptions kernel_as_backward(KernelChecker& kernels) {
 TEST_P(KernelBackward, AgreesWithFiniteDifferences) {
   const std::string op = GetParam();
   for (auto& dev : devices()) {
-    const GradcheckOptions o = kernel_as_backward(*dev.ours);
-    const int cases = 25;
+    const auto& variants = dev.ours->variants(op);
+    const int cases = 25 * static_cast<int>(variants.size());
+    const CasePlan plan(variants, op, cases, 7, 2e4);
     for (int i = 0; i < cases; ++i) {
-      auto shrinkable = sample_problem(op, 2e4, 7, i, cases);
-      if (gradcheck(shrinkable.value(), 50 + i, o).passed) continue;
-      const Problem small = shrink_failure(shrinkable, [&](const Problem& q) { return !gradcheck(q, 50 + i, o).passed; });
-      ADD_FAILURE() << op << " on " << dev.runtime->device().selector << ": " << gradcheck(small, 50 + i, o).summary()
+      const KernelCase c = plan.at(i);
+      const GradcheckOptions o = kernel_as_backward(*dev.ours, c.variant);
+      if (gradcheck(c.problem.value(), 50 + i, o).passed) continue;
+      const Problem small = shrink_failure(c.problem, [&](const Problem& q) {
+        return plans::applies(*c.variant, q) && !gradcheck(q, 50 + i, o).passed;
+      });
+      ADD_FAILURE() << op << "/" << c.variant->name << " on " << dev.runtime->device().selector << ": " << gradcheck(small, 50 + i, o).summary()
                     << "\n  problem: " << small.line() << " (seed " << 50 + i << ")";
       break;
     }
@@ -121,7 +133,8 @@ INSTANTIATE_TEST_SUITE_P(All, KernelBackward, ::testing::ValuesIn(backward_ops()
 
 TEST(Kernels, EveryOperatorHasKernelAndErrorModel) {
   for (const auto& op : Registry::get().names()) {
-    EXPECT_NE(ocl::find_launch_plan(op), nullptr) << op << " has no OpenCL kernel";
+    EXPECT_FALSE(plans::our_variants(op).empty()) << op << " has no OpenCL kernel";
+    EXPECT_NO_THROW(plans::find_variant(plans::our_variants(op), plans::kAbiVariant, op)) << op << " has no default ABI variant";
     EXPECT_TRUE(has_error_model(op)) << op << " has no error model";
   }
 }
@@ -136,7 +149,7 @@ TEST(Kernels, AbiDocumentsEveryOperatorsEntries) {
     const size_t row = doc.find("| `" + op + "` |");
     ASSERT_NE(row, std::string::npos) << op << " has no row in docs/kernel-abi.md";
     const std::string line = doc.substr(row, doc.find('\n', row) - row);
-    for (const auto& step : ocl::find_launch_plan(op)->steps)
+    for (const auto& step : plans::find_variant(plans::our_variants(op), plans::kAbiVariant, op).steps)
       EXPECT_NE(line.find("`" + step.entry + "`"), std::string::npos) << op << ": entry " << step.entry << " not documented";
   }
 }
@@ -154,14 +167,14 @@ struct Caught {
 std::optional<Caught> catch_bug(const std::string& op, const std::string& file, std::vector<std::string> entries,
                                 int cases = 200, std::optional<Values> only = std::nullopt) {
   auto& dev = devices().at(0);
-  KernelChecker user(*dev.runtime, UserKernel{std::string(PLUMBLINE_PLANTED_DIR) + "/" + file, std::move(entries)});
+  KernelChecker user(*dev.runtime, plans::KernelSource{.kernel_file = std::string(PLUMBLINE_PLANTED_DIR) + "/" + file, .entries = std::move(entries)});
+  const CasePlan plan(user.variants(op), op, cases, 1);
   for (int i = 0; i < cases; ++i) {
-    static const Values cycle[] = {Values::Integers, Values::Uniform, Values::Normal, Values::Edge};
-    const Values values = only.value_or(cycle[i % 4]);
-    auto shrinkable = sample_problem(op, kBudget, 1, i, cases);
-    if (user.run(shrinkable.value(), values, 100 + i).passed) continue;
-    const Problem small = shrink_failure(shrinkable, [&](const Problem& q) { return !user.run(q, values, 100 + i).passed; });
-    return Caught{user.run(small, values, 100 + i), i + 1};
+    KernelCase c = plan.at(i);
+    if (only) c.values = *only;
+    const CaseResult r = user.run(c.problem.value(), c.values, c.seed, c.variant);
+    if (r.passed) continue;
+    return Caught{shrink_case(user, c, r), i + 1};
   }
   return std::nullopt;
 }
@@ -185,7 +198,7 @@ TEST(PlantedKernel, Conv2dBwdDataWithA49FloatLocalArray) {
   EXPECT_TRUE(c->shrunk.verdict == "wrong" || c->shrunk.verdict == "untrustworthy") << c->shrunk.message;
   EXPECT_GT(c->shrunk.problem.i("r") * c->shrunk.problem.i("s"), 49) << c->shrunk.problem.line();
   std::cout << "caught after " << c->cases_until_caught << " cases; shrunk to " << c->shrunk.problem.line() << "\n  "
-            << c->shrunk.message << "\n  repro: " << check_repro(c->shrunk, UserKernel{"conv2d_bwd_data_local49.cl", {"dgrad49"}}) << "\n";
+            << c->shrunk.message << "\n  repro: " << check_repro(c->shrunk, plans::KernelSource{.kernel_file = "conv2d_bwd_data_local49.cl", .entries = {"dgrad49"}}) << "\n";
 }
 
 TEST(PlantedKernel, GemmBiasActBwdThatZeroesNonFiniteDerivatives) {
@@ -211,7 +224,7 @@ TEST(PlantedKernel, GeluBackwardWithTheOtherFormula) {
   const auto c = catch_bug("act_bwd", "act_bwd_gelu_mixed.cl", {"mixed_backward"});
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->shrunk.problem.s("act"), "gelu_tanh") << c->shrunk.problem.line();
-  KernelChecker mixed(*devices().at(0).runtime, UserKernel{std::string(PLUMBLINE_PLANTED_DIR) + "/act_bwd_gelu_mixed.cl", {"mixed_backward"}});
+  KernelChecker mixed(*devices().at(0).runtime, plans::KernelSource{.kernel_file = std::string(PLUMBLINE_PLANTED_DIR) + "/act_bwd_gelu_mixed.cl", .entries = {"mixed_backward"}});
   const GradcheckResult r = gradcheck(Problem::parse("act_bwd:n=64,act=gelu_tanh"), 3, kernel_as_backward(mixed));
   EXPECT_FALSE(r.passed) << r.summary();
   EXPECT_TRUE(gradcheck(Problem::parse("act_bwd:n=64,act=gelu_tanh"), 3, kernel_as_backward(*devices().at(0).ours)).passed);

@@ -8,6 +8,7 @@
 
 #include "core/problem.hpp"
 #include "core/registry.hpp"
+#include "check/generators.hpp"
 
 namespace plumbline::gen {
 
@@ -28,9 +29,10 @@ rc::Gen<T> mix(std::vector<rc::Gen<T>> gens) {
   return rc::gen::join(pick(std::move(gens)));
 }
 
-// A dimension in [1, max]: mostly small, often a special size (primes, tile boundaries +-1,
-// 41/47/55/61). Shrinks toward 1.
-rc::Gen<int64_t> dim(int64_t max);
+// A dimension in [1, max]: mostly small, often an awkward size (primes, 41/47/55/61), often a tile
+// boundary of the context (a multiple of a tile size +-1; for tiles up to max, up to 2 tiles +1 even
+// past max). Shrinks toward 1.
+rc::Gen<int64_t> dim(const GenContext& ctx, int64_t max);
 // A small value in [lo, hi] that shrinks toward lo.
 rc::Gen<int64_t> small(int64_t lo, int64_t hi);
 // One of the values, shrinking toward the first.
@@ -42,7 +44,7 @@ using Attrs = std::map<std::string, AttrValue>;
 Problem fit_budget(const std::string& op, Attrs attrs, const std::vector<std::pair<std::string, int64_t>>& shrinkable,
                    double budget);
 
-using GenFactory = std::function<rc::Gen<Problem>(double budget)>;
+using GenFactory = std::function<rc::Gen<Problem>(const GenContext& ctx)>;
 void add_gemm_gens(std::map<std::string, GenFactory>& g);
 void add_conv_gens(std::map<std::string, GenFactory>& g);
 void add_norm_gens(std::map<std::string, GenFactory>& g);
@@ -53,7 +55,7 @@ void add_reduction_gens(std::map<std::string, GenFactory>& g);
 
 // A backward operator draws the problems of its forward.
 inline GenFactory same_as(const std::string& op, const GenFactory& f) {
-  return [=](double budget) { return rc::gen::map(f(budget), [op](const Problem& p) { return p.as(op); }); };
+  return [=](const GenContext& ctx) { return rc::gen::map(f(ctx), [op](const Problem& p) { return p.as(op); }); };
 }
 
 }  // namespace plumbline::gen

@@ -7,8 +7,8 @@ namespace plumbline::gen {
 
 namespace {
 
-rc::Gen<Problem> conv_gen(double budget) {
-  return rc::gen::exec([budget] {
+rc::Gen<Problem> conv_gen(const GenContext& ctx) {
+  return rc::gen::exec([ctx] {
     const int64_t kind = *small(0, 2);  // 0: g = 1, 1: grouped, 2: depthwise (g = c = k)
     const int64_t g = kind == 0 ? 1 : *small(2, 6);
     const int64_t cg = kind == 2 ? 1 : *small(1, 5), kg = kind == 2 ? 1 : *small(1, 5);
@@ -22,8 +22,8 @@ rc::Gen<Problem> conv_gen(double budget) {
     const int64_t dh = *dilation, dw = *dilation;
     const int64_t ph = *small(0, r), pw = *small(0, s);
     // The input must hold at least one dilated window.
-    const int64_t h = std::max<int64_t>({*dim(65), dh * (r - 1) + 1 - 2 * ph, 1});
-    const int64_t w = std::max<int64_t>({*dim(65), dw * (s - 1) + 1 - 2 * pw, 1});
+    const int64_t h = std::max<int64_t>({*dim(ctx, 65), dh * (r - 1) + 1 - 2 * ph, 1});
+    const int64_t w = std::max<int64_t>({*dim(ctx, 65), dw * (s - 1) + 1 - 2 * pw, 1});
     Attrs a{{"n", *small(1, 3)}, {"c", g * cg}, {"h", h}, {"w", w}, {"k", g * kg}, {"r", r}, {"s", s},
             {"sh", *small(1, 3)}, {"sw", *small(1, 3)}, {"ph", ph}, {"pw", pw}, {"dh", dh}, {"dw", dw},
             {"g", g}, {"bias", *small(0, 1)}};
@@ -32,7 +32,7 @@ rc::Gen<Problem> conv_gen(double budget) {
                       {{"h", std::max<int64_t>(dh * (r - 1) + 1 - 2 * ph, 1)},
                        {"w", std::max<int64_t>(dw * (s - 1) + 1 - 2 * pw, 1)},
                        {"n", 1}},
-                      budget);
+                      ctx.budget);
   });
 }
 

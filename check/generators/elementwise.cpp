@@ -5,22 +5,22 @@ namespace plumbline::gen {
 
 namespace {
 
-rc::Gen<Problem> act_gen(double budget) {
-  return rc::gen::exec([budget] {
-    Attrs a{{"n", *dim(4099)}, {"act", *choice({"relu", "none", "gelu_tanh", "gelu_erf", "silu", "sigmoid", "tanh"})}};
-    return fit_budget("act", a, {{"n", 1}}, budget);
+rc::Gen<Problem> act_gen(const GenContext& ctx) {
+  return rc::gen::exec([ctx] {
+    Attrs a{{"n", *dim(ctx, 4099)}, {"act", *choice({"relu", "none", "gelu_tanh", "gelu_erf", "silu", "sigmoid", "tanh"})}};
+    return fit_budget("act", a, {{"n", 1}}, ctx.budget);
   });
 }
 
 GenFactory flat_gen(const std::string& op) {
-  return [op](double budget) {
-    return rc::gen::exec([budget, op] { return fit_budget(op, {{"n", *dim(4099)}}, {{"n", 1}}, budget); });
+  return [op](const GenContext& ctx) {
+    return rc::gen::exec([ctx, op] { return fit_budget(op, {{"n", *dim(ctx, 4099)}}, {{"n", 1}}, ctx.budget); });
   };
 }
 
-rc::Gen<Problem> bias_add_gen(double budget) {
-  return rc::gen::exec([budget] {
-    return fit_budget("bias_add", {{"m", *dim(129)}, {"n", *dim(1025)}}, {{"m", 1}, {"n", 1}}, budget);
+rc::Gen<Problem> bias_add_gen(const GenContext& ctx) {
+  return rc::gen::exec([ctx] {
+    return fit_budget("bias_add", {{"m", *dim(ctx, 129)}, {"n", *dim(ctx, 1025)}}, {{"m", 1}, {"n", 1}}, ctx.budget);
   });
 }
 

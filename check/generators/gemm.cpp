@@ -11,22 +11,22 @@ rc::Gen<int64_t> batch_gen() {
   return mix<int64_t>({none, none, none, small(1, 4), small(1, 4)});
 }
 
-rc::Gen<Problem> matmul_gen(double budget) {
-  return rc::gen::exec([budget] {
+rc::Gen<Problem> matmul_gen(const GenContext& ctx) {
+  return rc::gen::exec([ctx] {
     Attrs a{{"batch", *batch_gen()},
-            {"m", *dim(129)}, {"k", *dim(129)}, {"n", *dim(129)},
+            {"m", *dim(ctx, 129)}, {"k", *dim(ctx, 129)}, {"n", *dim(ctx, 129)},
             {"ta", *small(0, 1)}, {"tb", *small(0, 1)}};
-    return fit_budget("matmul", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, budget);
+    return fit_budget("matmul", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, ctx.budget);
   });
 }
 
-rc::Gen<Problem> gemm_bias_act_gen(double budget) {
-  return rc::gen::exec([budget] {
+rc::Gen<Problem> gemm_bias_act_gen(const GenContext& ctx) {
+  return rc::gen::exec([ctx] {
     const int64_t batch = *batch_gen();
-    Attrs a{{"batch", batch}, {"m", *dim(129)}, {"k", *dim(129)}, {"n", *dim(129)},
+    Attrs a{{"batch", batch}, {"m", *dim(ctx, 129)}, {"k", *dim(ctx, 129)}, {"n", *dim(ctx, 129)},
             {"act", *choice(activation_kinds())},
             {"bshared", batch > 0 ? *small(0, 1) : int64_t{0}}};
-    return fit_budget("gemm_bias_act", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, budget);
+    return fit_budget("gemm_bias_act", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, ctx.budget);
   });
 }
 

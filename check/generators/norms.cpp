@@ -7,20 +7,20 @@ namespace {
 
 rc::Gen<double> eps_gen() { return pick<double>({1e-5, 1e-6, 1e-3, 0.1}); }
 
-rc::Gen<Problem> group_norm_gen(double budget) {
-  return rc::gen::exec([budget] {
+rc::Gen<Problem> group_norm_gen(const GenContext& ctx) {
+  return rc::gen::exec([ctx] {
     const int64_t g = *mix<int64_t>({small(1, 8), small(1, 8), small(1, 8), pick<int64_t>({16, 32})});
     const int64_t cg = *small(1, 6);
-    Attrs a{{"n", *small(1, 3)}, {"c", g * cg}, {"h", *dim(65)}, {"w", *dim(65)}, {"g", g}, {"eps", *eps_gen()}};
-    return fit_budget("group_norm", a, {{"h", 1}, {"w", 1}, {"n", 1}}, budget);
+    Attrs a{{"n", *small(1, 3)}, {"c", g * cg}, {"h", *dim(ctx, 65)}, {"w", *dim(ctx, 65)}, {"g", g}, {"eps", *eps_gen()}};
+    return fit_budget("group_norm", a, {{"h", 1}, {"w", 1}, {"n", 1}}, ctx.budget);
   });
 }
 
 GenFactory rows_gen(const std::string& op) {
-  return [op](double budget) {
-    return rc::gen::exec([budget, op] {
-      Attrs a{{"m", *dim(129)}, {"n", *dim(1025)}, {"eps", *eps_gen()}};
-      return fit_budget(op, a, {{"m", 1}, {"n", 1}}, budget);
+  return [op](const GenContext& ctx) {
+    return rc::gen::exec([ctx, op] {
+      Attrs a{{"m", *dim(ctx, 129)}, {"n", *dim(ctx, 1025)}, {"eps", *eps_gen()}};
+      return fit_budget(op, a, {{"m", 1}, {"n", 1}}, ctx.budget);
     });
   };
 }

@@ -6,11 +6,11 @@ namespace plumbline::gen {
 namespace {
 
 GenFactory matrix_gen(const std::string& op, bool with_over) {
-  return [op, with_over](double budget) {
-    return rc::gen::exec([budget, op, with_over] {
-      Attrs a{{"m", *dim(1025)}, {"n", *dim(1025)}};
+  return [op, with_over](const GenContext& ctx) {
+    return rc::gen::exec([ctx, op, with_over] {
+      Attrs a{{"m", *dim(ctx, 1025)}, {"n", *dim(ctx, 1025)}};
       if (with_over) a["over"] = *choice({"all", "row"});
-      return fit_budget(op, a, {{"m", 1}, {"n", 1}}, budget);
+      return fit_budget(op, a, {{"m", 1}, {"n", 1}}, ctx.budget);
     });
   };
 }

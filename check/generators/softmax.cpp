@@ -6,18 +6,18 @@ namespace plumbline::gen {
 namespace {
 
 GenFactory rows_gen(const std::string& op) {
-  return [op](double budget) {
-    return rc::gen::exec([budget, op] {
-      Attrs a{{"m", *dim(129)}, {"n", *dim(1025)}};
-      return fit_budget(op, a, {{"m", 1}, {"n", 1}}, budget);
+  return [op](const GenContext& ctx) {
+    return rc::gen::exec([ctx, op] {
+      Attrs a{{"m", *dim(ctx, 129)}, {"n", *dim(ctx, 1025)}};
+      return fit_budget(op, a, {{"m", 1}, {"n", 1}}, ctx.budget);
     });
   };
 }
 
-rc::Gen<Problem> cross_entropy_gen(double budget) {
-  return rc::gen::exec([budget] {
-    Attrs a{{"b", *dim(129)}, {"c", *dim(1025)}, {"labels", *choice({"index", "soft"})}};
-    return fit_budget("cross_entropy", a, {{"b", 1}, {"c", 1}}, budget);
+rc::Gen<Problem> cross_entropy_gen(const GenContext& ctx) {
+  return rc::gen::exec([ctx] {
+    Attrs a{{"b", *dim(ctx, 129)}, {"c", *dim(ctx, 1025)}, {"labels", *choice({"index", "soft"})}};
+    return fit_budget("cross_entropy", a, {{"b", 1}, {"c", 1}}, ctx.budget);
   });
 }
 

@@ -1,8 +1,12 @@
 // Convolution kernels (NCHW, weights [k, c/g, r, s]). ABI (docs/kernel-abi.md): inputs, outputs, then
 // n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, bias. The output size follows DESIGN.md:
 // p = (h + 2 ph - dh (r - 1) - 1) / sh + 1.
+#ifndef TILE  // the plan (conv.plan) defines it; this default serves files that include this one
 #define TILE 16
+#endif
+#ifndef W_CHUNK  // the plan (conv.plan) defines it; this default serves files that include this one
 #define W_CHUNK 256  // weights staged in local memory this many at a time: any kernel size works
+#endif
 
 int conv_out(int in, int k, int s, int p, int d) { return (in + 2 * p - d * (k - 1) - 1) / s + 1; }
 

@@ -2,7 +2,9 @@
 // (matmul: batch, m, k, n, ta, tb; gemm_bias_act: batch, m, k, n, act, bshared).
 #include "activation.h"
 
+#ifndef TILE  // the plan (gemm.plan) defines it; this default serves files that include this one
 #define TILE 16
+#endif
 
 // One element of C = A (rows x depth) @ B (depth x cols), A(i, e) at a[i * a_rs + e * a_cs] and
 // B(e, j) at b[e * b_rs + j * b_cs]: 16x16 work-groups, the depth walked in 16-wide slabs staged in

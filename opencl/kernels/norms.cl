@@ -5,7 +5,9 @@
 // as the seed's GroupNorm, so no catastrophic E[x^2] - E[x]^2. Backward: three steps sharing the
 // scratch buffer stats[2 * segments] = (mean, rstd) per segment: statistics, d_x per segment, then the
 // parameter gradients with one work-item per channel (or column), deterministic (no atomics).
+#ifndef NORM_WG  // the plan (norms.plan) defines it; this default serves files that include this one
 #define NORM_WG 256
+#endif
 #include "workgroup.h"
 
 // (mean, rstd) of xs[0, len); rms: mean 0 and rstd from the mean square. Terms are scaled by 1/len as

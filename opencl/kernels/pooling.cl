@@ -109,7 +109,9 @@ __kernel void avg_pool_backward(__global const float* d_y, __global float* d_x, 
 }
 
 // One 64-wide work-group per (n, c) plane; sums x / (h*w) so that a finite mean never overflows.
+#ifndef GAP_WG  // the plan (pooling.plan) defines it; this default serves files that include this one
 #define GAP_WG 64
+#endif
 __kernel __attribute__((reqd_work_group_size(GAP_WG, 1, 1)))
 void global_avg_pool_forward(__global const float* x, __global float* y, int n, int c, int h, int w) {
   __local float part[GAP_WG];

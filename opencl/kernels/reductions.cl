@@ -1,6 +1,8 @@
 // Reductions and shape kernels: sum, mean (all, or per row), transpose.
 // ABI (docs/kernel-abi.md): inputs, outputs, then every attribute (over: 0 all, 1 row).
+#ifndef REDUCE_WG  // the plan (reductions.plan) defines it; this default serves files that include this one
 #define REDUCE_WG 256
+#endif
 #include "workgroup.h"
 
 // One work-group per row (over = row) or one for everything (over = all): each work-item sums a
@@ -32,7 +34,9 @@ void reduce_mean(__global const float* x, __global float* y, int m, int n, int o
 
 // transpose: 16x16 tiles through local memory (padded by one column against bank conflicts), so that
 // both the reads of x and the writes of y are coalesced. Global size: (ceil(n/16)*16, ceil(m/16)*16).
+#ifndef TILE  // the plan (reductions.plan) defines it; this default serves files that include this one
 #define TILE 16
+#endif
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
 void transpose(__global const float* x, __global float* y, int m, int n) {
   __local float tile[TILE][TILE + 1];

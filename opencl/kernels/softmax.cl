@@ -2,7 +2,9 @@
 // (softmax family: m, n; cross_entropy: b, c, labels with 0 = index, 1 = soft).
 // One 128-wide work-group per row: a tree reduction for the row's maximum (NaN counts as the largest,
 // so a NaN anywhere makes the row NaN, as the reference), then for the sum of exp(x - max).
+#ifndef ROW_WG  // the plan (softmax.plan) defines it; this default serves files that include this one
 #define ROW_WG 128
+#endif
 #include "workgroup.h"
 
 float max_nan(float a, float b) { return isnan(a) ? a : (isnan(b) ? b : fmax(a, b)); }

@@ -1,0 +1,94 @@
+#include "plans/library.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "core/error.hpp"
+#include "core/registry.hpp"
+
+#ifndef PLUMBLINE_DEFAULT_KERNEL_DIR
+#define PLUMBLINE_DEFAULT_KERNEL_DIR "opencl/kernels"
+#endif
+
+namespace plumbline::plans {
+
+namespace fs = std::filesystem;
+
+std::string kernel_dir() {
+  const char* env = std::getenv("PLUMBLINE_KERNEL_DIR");
+  return env && *env ? env : PLUMBLINE_DEFAULT_KERNEL_DIR;
+}
+
+namespace {
+
+using Library = std::map<std::string, std::vector<Variant>>;
+
+Library load(const std::string& dir) {
+  std::vector<fs::path> files;
+  if (fs::is_directory(dir))
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".plan") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  Library lib;
+  std::map<std::string, std::string> file_of;
+  for (const auto& f : files) {
+    for (auto& v : read_plan_file(f.string(), false)) {
+      auto [it, fresh] = file_of.emplace(v.op, f.string());
+      if (!fresh && it->second != f.string())
+        throw Error(v.where.str() + ": variants of " + v.op + " are in " + it->second + " already; keep an operator's variants in one plan file (their order is their priority)");
+      lib[v.op].push_back(std::move(v));
+    }
+  }
+  return lib;
+}
+
+const Library& library() {
+  // Keyed by folder: a test or a mutant run may point PLUMBLINE_KERNEL_DIR elsewhere.
+  static std::mutex mutex;
+  static std::map<std::string, Library> loaded;
+  std::lock_guard<std::mutex> lock(mutex);
+  const std::string dir = kernel_dir();
+  auto it = loaded.find(dir);
+  if (it == loaded.end()) it = loaded.emplace(dir, load(dir)).first;
+  return it->second;
+}
+
+std::string condition_of(const Variant& v) { return v.when.empty() ? "always" : v.when.text(); }
+
+}  // namespace
+
+const std::vector<Variant>& our_variants(const std::string& op) {
+  static const std::vector<Variant> none;
+  const Library& lib = library();
+  auto it = lib.find(op);
+  return it == lib.end() ? none : it->second;
+}
+
+std::vector<std::string> ops_with_plans() {
+  std::vector<std::string> v;
+  for (const auto& name : Registry::get().names())
+    if (!our_variants(name).empty()) v.push_back(name);
+  return v;
+}
+
+const Variant& select_variant(const std::vector<Variant>& variants, const Problem& p) {
+  for (const auto& v : variants)
+    if (applies(v, p)) return v;
+  if (variants.empty()) throw Error("operator '" + p.op() + "' has no OpenCL kernel");
+  std::string conds;
+  for (const auto& v : variants) conds += "\n  " + v.id() + " (" + v.where.str() + "): when " + condition_of(v);
+  throw Error("no variant of " + p.op() + " applies to " + p.line() + ":" + conds);
+}
+
+const Variant& find_variant(const std::vector<Variant>& variants, const std::string& name, const std::string& op) {
+  for (const auto& v : variants)
+    if (v.name == name) return v;
+  std::string names;
+  for (const auto& v : variants) names += (names.empty() ? "" : ", ") + v.name;
+  throw Error(op + " has no variant '" + name + "'" + (names.empty() ? "" : "; its variants: " + names));
+}
+
+}  // namespace plumbline::plans

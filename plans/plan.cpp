@@ -1,0 +1,504 @@
+#include "plans/plan.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/registry.hpp"
+
+namespace plumbline::plans {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+std::optional<int64_t> as_integer(const std::string& s) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::string join(const std::set<std::string>& s) {
+  std::string out;
+  for (const auto& x : s) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
+// Every tensor name the operator can have: those of its default problem, and those that optional
+// flags add (conv2d's bias=1 adds the input 'bias'). The signature function is the only truth about
+// tensors, so the flags are tried rather than listed.
+std::set<std::string> possible_tensors(const std::string& op) {
+  std::set<std::string> names;
+  auto add = [&](const Problem& p) {
+    const Signature s = signature_of(p);
+    for (const auto& t : s.inputs) names.insert(t.name);
+    for (const auto& t : s.outputs) names.insert(t.name);
+  };
+  const Problem base = Problem::make(op);
+  add(base);
+  for (const auto& a : Registry::get().find(op).attrs) {
+    if (a.kind != AttrKind::Int || a.min != 0 || base.i(a.name) != 0) continue;
+    try {
+      add(base.with(a.name, int64_t{1}));
+    } catch (const Error&) {
+      // a flag that needs other attributes set first (bshared=1 needs a batch): adds no tensor name
+    }
+  }
+  return names;
+}
+
+// The parser's state: the operator and variant being read, the step being read.
+class PlanParser {
+ public:
+  PlanParser(std::string path, std::string file_dir) : path_(std::move(path)), file_dir_(std::move(file_dir)) {}
+
+  std::vector<Variant> parse(const std::string& text) {
+    std::istringstream in(text);
+    std::string raw;
+    while (std::getline(in, raw)) {
+      ++line_;
+      const size_t hash = raw.find('#');
+      const std::string l = trim(hash == std::string::npos ? raw : raw.substr(0, hash));
+      if (l.empty()) continue;
+      const size_t sp = l.find_first_of(" \t");
+      const std::string key = l.substr(0, sp), rest = sp == std::string::npos ? "" : trim(l.substr(sp));
+      try {
+        keyword(key, rest);
+      } catch (const Error& e) {
+        throw Error(here().str() + ": " + e.what());
+      }
+    }
+    finish_variant();
+    if (variants_.empty()) throw Error(path_ + ": no variants (a plan starts with 'op NAME', then 'variant NAME')");
+    return std::move(variants_);
+  }
+
+ private:
+  Where here() const { return {path_, line_}; }
+
+  void keyword(const std::string& key, const std::string& rest) {
+    auto need = [&](const char* what) {
+      if (rest.empty()) throw Error("'" + key + "' needs " + what);
+    };
+    if (key == "op") {
+      need("an operator's name");
+      finish_variant();
+      Registry::get().find(rest);  // an unknown name is an error listing the known ones
+      op_ = rest;
+      return;
+    }
+    if (key == "variant") {
+      need("a name");
+      if (op_.empty()) throw Error("'variant' before any 'op NAME' line");
+      if (!is_identifier(rest)) throw Error("variant name '" + rest + "' must be a name (letters, digits, _)");
+      finish_variant();
+      for (const auto& v : variants_)
+        if (v.op == op_ && v.name == rest) throw Error("variant '" + rest + "' of " + op_ + " is defined twice (first at " + v.where.str() + ")");
+      current_ = Variant{};
+      current_->op = op_;
+      current_->name = rest;
+      current_->where = here();
+      current_->file = fs::path(path_).stem().string() + ".cl";
+      if (!file_dir_.empty()) current_->file = (fs::path(file_dir_) / current_->file).string();
+      return;
+    }
+    if (!current_) throw Error("'" + key + "' outside a variant (start one with 'variant NAME' after 'op NAME')");
+    Variant& v = *current_;
+    Step* step = v.steps.empty() ? nullptr : &v.steps.back();
+    auto variant_level = [&] {
+      if (step) throw Error("'" + key + "' belongs to the variant: put it before the first 'step'");
+    };
+    if (key == "file") {
+      need("a .cl file");
+      variant_level();
+      v.file = file_dir_.empty() || fs::path(rest).is_absolute() ? rest : (fs::path(file_dir_) / rest).string();
+    } else if (key == "define") {
+      need("NAME=VALUE");
+      variant_level();
+      std::string items = rest;
+      std::replace(items.begin(), items.end(), ',', ' ');
+      std::istringstream ss(items);
+      std::string item;
+      while (ss >> item) {
+        const size_t eq = item.find('=');
+        const std::string name = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+        if (eq == std::string::npos || !is_identifier(name) || value.empty())
+          throw Error("define '" + item + "' must be NAME=VALUE");
+        if (v.define(name)) throw Error("define " + name + " is given twice");
+        v.defines.emplace_back(name, value);
+      }
+    } else if (key == "when") {
+      need("a condition");
+      Expr& target = step ? step->when : v.when;
+      if (!target.empty()) throw Error("a second 'when' for the same " + std::string(step ? "step" : "variant"));
+      target = Expr::parse(rest);
+      (step ? step->lines["when"] : v.when_line) = line_;
+    } else if (key == "scratch") {
+      variant_level();
+      const size_t sp = rest.find_first_of(" \t");
+      if (sp == std::string::npos) throw Error("'scratch' needs NAME FLOATS (a name and its size in floats)");
+      Scratch s{rest.substr(0, sp), Expr::parse(rest.substr(sp)), here()};
+      if (!is_identifier(s.name)) throw Error("scratch name '" + s.name + "' must be a name");
+      v.scratch.push_back(std::move(s));
+    } else if (key == "step") {
+      need("the kernel's entry name");
+      if (!is_identifier(rest)) throw Error("entry '" + rest + "' must be a kernel name");
+      Step s;
+      s.entry = rest;
+      s.where = here();
+      v.steps.push_back(std::move(s));
+    } else if (key == "args" || key == "global" || key == "local") {
+      if (!step) throw Error("'" + key + "' outside a step (start one with 'step ENTRY')");
+      if (key == "args") {
+        if (step->has_args) throw Error("a second 'args' line for step " + step->entry);
+        step->has_args = true;
+        if (!rest.empty())
+          for (const auto& a : split_top_level(rest)) step->args.push_back(parse_arg(a));
+        step->lines["args"] = line_;
+        return;
+      }
+      need("1 to 3 sizes, comma-separated");
+      std::vector<Expr>& sizes = key == "global" ? step->global : step->local;
+      if (!sizes.empty()) throw Error("a second '" + key + "' line for step " + step->entry);
+      for (const auto& part : split_top_level(rest)) {
+        if (part.empty()) throw Error("an empty size in '" + rest + "'");
+        sizes.push_back(Expr::parse(part));
+      }
+      step->lines[key] = line_;
+      if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
+    } else {
+      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, when, scratch, step, args, global, local)");
+    }
+  }
+
+  static Arg parse_arg(const std::string& text) {
+    Arg a;
+    a.text = text;
+    if (text.empty()) throw Error("an empty argument in 'args'");
+    if (text.rfind("local(", 0) == 0 && text.back() == ')') {
+      a.kind = Arg::Kind::Local;
+      a.expr = Expr::parse(text.substr(6, text.size() - 7));
+      return a;
+    }
+    for (const char* prefix : {"tensor:", "attr:"}) {
+      if (text.rfind(prefix, 0) != 0) continue;
+      a.name = text.substr(std::string(prefix).size());
+      if (!is_identifier(a.name)) throw Error("'" + text + "': a name must follow '" + prefix + "'");
+      a.kind = prefix[0] == 't' ? Arg::Kind::Tensor : Arg::Kind::Value;
+      if (a.kind == Arg::Kind::Value) a.expr = Expr::parse(a.name);
+      return a;
+    }
+    if (is_identifier(text)) {
+      a.name = text;  // resolved against the operator once the variant is complete
+      a.kind = Arg::Kind::TensorOrValue;
+      a.expr = Expr::parse(text);
+      return a;
+    }
+    a.kind = Arg::Kind::Value;
+    a.expr = Expr::parse(text);
+    return a;
+  }
+
+  // Checks the complete variant against its operator: every name resolves, every step is whole.
+  void finish_variant() {
+    if (!current_) return;
+    Variant v = std::move(*current_);
+    current_.reset();
+    auto at = [&](int line) { return Where{path_, line}.str() + ": "; };
+    if (v.steps.empty()) throw Error(v.where.str() + ": variant " + v.id() + " has no steps");
+    const OpSpec& spec = Registry::get().find(v.op);
+    std::set<std::string> attrs, integer_defines, other_defines, scratch;
+    for (const auto& a : spec.attrs) attrs.insert(a.name);
+    for (const auto& [name, value] : v.defines) {
+      if (attrs.count(name)) throw Error(v.where.str() + ": define " + name + " has the name of an attribute of " + v.op);
+      (as_integer(value) ? integer_defines : other_defines).insert(name);
+    }
+    const std::set<std::string> tensors = possible_tensors(v.op);
+    for (const auto& s : v.scratch) {
+      if (tensors.count(s.name) || attrs.count(s.name) || scratch.count(s.name))
+        throw Error(s.where.str() + ": scratch '" + s.name + "' has the name of a tensor, an attribute or another scratch buffer");
+      scratch.insert(s.name);
+    }
+    std::set<std::string> values = attrs;
+    values.insert(integer_defines.begin(), integer_defines.end());
+    auto check_expr = [&](const Expr& e, const std::string& where) {
+      for (const auto& n : e.names()) {
+        if (values.count(n)) continue;
+        if (other_defines.count(n)) throw Error(where + "'" + e.text() + "': define " + n + " is not an integer");
+        throw Error(where + "'" + e.text() + "': unknown name '" + n + "'; " + v.op + " has the attributes " + join(attrs) +
+                    (integer_defines.empty() ? "" : " and the defines " + join(integer_defines)));
+      }
+      for (const auto& t : e.tensors())
+        if (!tensors.count(t)) throw Error(where + "'" + e.text() + "': " + v.op + " has no tensor '" + t + "' (its tensors: " + join(tensors) + ")");
+    };
+    if (!v.when.empty()) check_expr(v.when, at(v.when_line));
+    for (const auto& s : v.scratch) check_expr(s.floats, s.where.str() + ": ");
+    for (auto& step : v.steps) {
+      const std::string where = step.where.str() + ": step " + step.entry + ": ";
+      if (!step.has_args) throw Error(where + "no 'args' line (the kernel's parameters in its order)");
+      if (step.global.empty()) throw Error(where + "no 'global' line (the global size)");
+      if (!step.local.empty() && step.local.size() != step.global.size())
+        throw Error(where + "'local' has " + std::to_string(step.local.size()) + " sizes, 'global' " + std::to_string(step.global.size()));
+      auto line_of = [&](const char* key) { return step.lines.count(key) ? step.lines.at(key) : step.where.line; };
+      for (const auto& e : step.global) check_expr(e, at(line_of("global")));
+      for (const auto& e : step.local) check_expr(e, at(line_of("local")));
+      if (!step.when.empty()) check_expr(step.when, at(line_of("when")));
+      const int args_line = line_of("args");
+      for (auto& a : step.args) {
+        if (a.kind == Arg::Kind::TensorOrValue) {
+          const bool t = tensors.count(a.name) > 0, s = scratch.count(a.name) > 0, val = values.count(a.name) > 0;
+          if (s) a.kind = Arg::Kind::Scratch;
+          else if (t && !val) a.kind = Arg::Kind::Tensor;
+          else if (val && !t) a.kind = Arg::Kind::Value;
+          else if (!t && !val) {
+            if (other_defines.count(a.name)) throw Error(at(args_line) + "argument '" + a.name + "': define " + a.name + " is not an integer");
+            throw Error(at(args_line) + "argument '" + a.name + "' is no tensor (" + join(tensors) + "), attribute (" + join(attrs) +
+                        "), scratch buffer or define of " + v.id());
+          }
+          continue;  // both a tensor and an attribute: the kernel's parameter decides
+        }
+        if (a.kind == Arg::Kind::Tensor && !tensors.count(a.name))
+          throw Error(at(args_line) + "argument '" + a.text + "': " + v.op + " has no tensor '" + a.name + "' (its tensors: " + join(tensors) + ")");
+        if (a.kind == Arg::Kind::Value || a.kind == Arg::Kind::Local) check_expr(a.expr, at(args_line));
+      }
+    }
+    variants_.push_back(std::move(v));
+  }
+
+  std::string path_, file_dir_, op_;
+  int line_ = 0;
+  std::optional<Variant> current_;
+  std::vector<Variant> variants_;
+};
+
+// Wraps an evaluation error with the plan line and the problem.
+template <class F>
+auto at_plan(const Where& w, const std::string& what, const Problem& p, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    throw Error(w.str() + ": " + what + ": " + e.what() + ", for problem " + p.line());
+  }
+}
+
+}  // namespace
+
+std::string Variant::build_options() const {
+  std::string s;
+  for (const auto& [name, value] : defines) s += (s.empty() ? "-D" : " -D") + name + "=" + value;
+  return s;
+}
+
+const std::string* Variant::define(const std::string& name) const {
+  for (const auto& d : defines)
+    if (d.first == name) return &d.second;
+  return nullptr;
+}
+
+Variant Variant::with_defines(const std::vector<std::pair<std::string, std::string>>& overrides) const {
+  Variant v = *this;
+  for (const auto& [name, value] : overrides) {
+    auto it = std::find_if(v.defines.begin(), v.defines.end(), [&](const auto& d) { return d.first == name; });
+    if (it == v.defines.end()) {
+      std::string known;
+      for (const auto& d : defines) known += (known.empty() ? "" : ", ") + d.first;
+      throw Error("variant " + id() + " (" + where.str() + ") has no define " + name + (known.empty() ? "" : "; its defines: " + known));
+    }
+    if (as_integer(it->second) && !as_integer(value))
+      throw Error("define " + name + " of " + id() + " is an integer; '" + value + "' is not");
+    it->second = value;
+  }
+  return v;
+}
+
+std::vector<Variant> parse_plan(const std::string& text, const std::string& path, const std::string& file_dir) {
+  return PlanParser(path, file_dir).parse(text);
+}
+
+std::vector<Variant> read_plan_file(const std::string& path, bool files_relative_to_plan) {
+  std::ifstream f(path);
+  if (!f) throw Error("cannot read plan file '" + path + "'");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string dir = files_relative_to_plan ? fs::absolute(fs::path(path)).parent_path().string() : "";
+  return parse_plan(ss.str(), path, dir);
+}
+
+Env env_for(const Variant& v, const Problem& p) {
+  const OpSpec& spec = Registry::get().find(p.op());
+  auto names = std::make_shared<std::map<std::string, Value>>();
+  for (const auto& a : spec.attrs) {
+    switch (a.kind) {
+      case AttrKind::Int: (*names)[a.name] = Value{p.i(a.name)}; break;
+      case AttrKind::Float: (*names)[a.name] = Value{p.f(a.name)}; break;
+      case AttrKind::Enum: {
+        const auto pos = std::find(a.choices.begin(), a.choices.end(), p.s(a.name)) - a.choices.begin();
+        (*names)[a.name] = Value{static_cast<int64_t>(pos)};
+        break;
+      }
+    }
+  }
+  for (const auto& [name, value] : v.defines)
+    if (auto i = as_integer(value)) (*names)[name] = Value{*i};
+  auto shapes = std::make_shared<std::map<std::string, Shape>>();
+  const Signature sig = signature_of(p);
+  for (const auto& t : sig.inputs) (*shapes)[t.name] = t.shape;
+  for (const auto& t : sig.outputs) (*shapes)[t.name] = t.shape;
+  Env env;
+  env.value = [names](const std::string& n) -> std::optional<Value> {
+    auto it = names->find(n);
+    return it == names->end() ? std::nullopt : std::optional<Value>(it->second);
+  };
+  env.tensor = [shapes](const std::string& n) -> std::optional<Shape> {
+    auto it = shapes->find(n);
+    return it == shapes->end() ? std::nullopt : std::optional<Shape>(it->second);
+  };
+  return env;
+}
+
+bool applies(const Variant& v, const Problem& p) {
+  if (p.op() != v.op) return false;
+  if (v.when.empty()) return true;
+  return at_plan(v.where, v.id() + " condition '" + v.when.text() + "'", p, [&] { return v.when.eval_int(env_for(v, p)) != 0; });
+}
+
+bool step_applies(const Variant& v, const Step& s, const Problem& p) {
+  if (s.when.empty()) return true;
+  return at_plan(s.where, "step " + s.entry + " condition '" + s.when.text() + "'", p, [&] { return s.when.eval_int(env_for(v, p)) != 0; });
+}
+
+std::vector<int64_t> scratch_floats(const Variant& v, const Problem& p) {
+  std::vector<int64_t> out;
+  if (v.scratch.empty()) return out;
+  const Env env = env_for(v, p);
+  for (const auto& s : v.scratch) {
+    const int64_t n = at_plan(s.where, "scratch " + s.name, p, [&] { return s.floats.eval_int(env); });
+    if (n < 1) throw Error(s.where.str() + ": scratch " + s.name + " '" + s.floats.text() + "' is " + std::to_string(n) +
+                           " floats for problem " + p.line() + "; a buffer holds at least one");
+    out.push_back(n);
+  }
+  return out;
+}
+
+std::string Dispatch::str() const {
+  auto list = [](const std::vector<size_t>& v) {
+    std::string s = "(";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+    return s + ")";
+  };
+  return "global " + list(global) + (local.empty() ? " local (driver's choice)" : " local " + list(local));
+}
+
+Dispatch dispatch(const Variant& v, const Step& s, const Problem& p) {
+  const Env env = env_for(v, p);
+  Dispatch d;
+  const std::string what = "step " + s.entry;
+  auto eval = [&](const Expr& e, const char* kind, size_t dim) {
+    const int64_t x = at_plan(s.where, what + " " + kind + " size '" + e.text() + "'", p, [&] { return e.eval_int(env); });
+    if (x < 1)
+      throw Error(s.where.str() + ": " + what + ": " + kind + " size " + std::to_string(dim) + " '" + e.text() + "' is " +
+                  std::to_string(x) + " for problem " + p.line() + "; an NDRange size must be at least 1");
+    return static_cast<size_t>(x);
+  };
+  for (size_t i = 0; i < s.global.size(); ++i) d.global.push_back(eval(s.global[i], "global", i));
+  for (size_t i = 0; i < s.local.size(); ++i) d.local.push_back(eval(s.local[i], "local", i));
+  for (size_t i = 0; i < d.local.size(); ++i)
+    if (d.global[i] % d.local[i] != 0)
+      throw Error(s.where.str() + ": " + what + ": local size " + std::to_string(d.local[i]) + " ('" + s.local[i].text() +
+                  "') does not divide global size " + std::to_string(d.global[i]) + " ('" + s.global[i].text() + "') in dimension " +
+                  std::to_string(i) + " for problem " + p.line());
+  return d;
+}
+
+std::vector<int64_t> tile_sizes(const Variant& v) {
+  std::set<int64_t> sizes;
+  Env defines_only;
+  defines_only.value = [&v](const std::string& n) -> std::optional<Value> {
+    const std::string* d = v.define(n);
+    if (!d) return std::nullopt;
+    const auto i = as_integer(*d);
+    return i ? std::optional<Value>(Value{*i}) : std::nullopt;
+  };
+  for (const auto& [name, value] : v.defines)
+    if (auto i = as_integer(value); i && *i >= 2) sizes.insert(*i);
+  for (const auto& s : v.steps)
+    for (const auto& e : s.local) {
+      try {
+        const int64_t x = e.eval_int(defines_only);
+        if (x >= 2) sizes.insert(x);
+      } catch (const Error&) {
+        // a local size that depends on the problem: no fixed boundary
+      }
+    }
+  return {sizes.begin(), sizes.end()};
+}
+
+std::optional<Problem> steer(const Variant& v, const Problem& p) {
+  auto holds = [&](const Expr& e, const Problem& q) {
+    try {
+      return e.eval_int(env_for(v, q)) != 0;
+    } catch (const Error&) {
+      return false;
+    }
+  };
+  if (v.when.empty() || holds(v.when, p)) return p;
+  const OpSpec& spec = Registry::get().find(p.op());
+  Problem q = p;
+  // Each pass sets the attributes of the conjuncts that fail; a later conjunct can undo an earlier
+  // one (c == g after c % 4 == 0), so a few passes.
+  for (int pass = 0; pass < 4 && !holds(v.when, q); ++pass) {
+    for (const Expr& c : v.when.conjuncts()) {
+      if (holds(c, q)) continue;
+      const auto rel = c.relation();
+      if (!rel) continue;
+      const AttrSpec* a = nullptr;
+      for (const auto& s : spec.attrs)
+        if (s.name == rel->name) a = &s;
+      if (!a || a->kind == AttrKind::Float) continue;
+      int64_t rhs = 0;
+      try {
+        rhs = rel->rhs.eval_int(env_for(v, q));
+      } catch (const Error&) {
+        continue;
+      }
+      const int64_t cur = a->kind == AttrKind::Int ? q.i(a->name)
+                                                   : std::find(a->choices.begin(), a->choices.end(), q.s(a->name)) - a->choices.begin();
+      int64_t target = cur;
+      if (rel->op == "==") target = rhs;
+      else if (rel->op == "!=") target = cur + 1;
+      else if (rel->op == ">=") target = std::max(cur, rhs);
+      else if (rel->op == ">") target = std::max(cur, rhs + 1);
+      else if (rel->op == "<=") target = std::min(cur, rhs);
+      else if (rel->op == "<") target = std::min(cur, rhs - 1);
+      else if (rel->op == "%0" && rhs > 0) target = std::max<int64_t>(rhs, (cur + rhs - 1) / rhs * rhs);
+      try {
+        if (a->kind == AttrKind::Enum) {
+          if (target < 0 || target >= static_cast<int64_t>(a->choices.size())) continue;
+          q = q.with(a->name, a->choices[static_cast<size_t>(target)]);
+        } else {
+          q = q.with(a->name, target);
+        }
+      } catch (const Error&) {
+        // not a valid problem that way (c % g, a window larger than the input): try the next conjunct
+      }
+    }
+  }
+  return holds(v.when, q) ? std::optional<Problem>(q) : std::nullopt;
+}
+
+}  // namespace plumbline::plans

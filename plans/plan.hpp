@@ -1,0 +1,117 @@
+#pragma once
+// Launch plans as data (docs/kernel-abi.md). A plan file holds variants; a variant says how to run one
+// operator: which .cl file, which build defines, for which problems (a condition), which scratch
+// buffers, and its steps. A step is one kernel launch: its entry, its parameters in the kernel's own
+// order, and its global and local sizes as expressions over the operator's attributes and the defines.
+//
+//   op matmul
+//   variant tiled
+//     define TS=32 WPT=4
+//     when k >= 1
+//     step rb_gemm
+//       args m, n, k, batch, ta, tb, a, b, y
+//       global cdiv(n,TS)*(TS/WPT), cdiv(m,TS)*(TS/WPT), max(batch,1)
+//       local TS/WPT, TS/WPT, 1
+//
+// Parsing checks every name against the operator (tensors, attributes), the variant's defines and
+// scratch buffers, and reports FILE:LINE with what is wrong.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/problem.hpp"
+#include "plans/expr.hpp"
+
+namespace plumbline::plans {
+
+// Where a plan's line came from, for messages: "gemm.plan:12".
+struct Where {
+  std::string file;
+  int line = 0;
+  std::string str() const { return file + ":" + std::to_string(line); }
+};
+
+// One kernel parameter as the plan gives it.
+struct Arg {
+  enum class Kind {
+    Tensor,     // an input or output of the operator
+    Scratch,    // a scratch buffer of the variant
+    Value,      // an expression: an attribute, a define, an integer or float literal (a scalar parameter)
+    Local,      // local(BYTES): a __local buffer of that many bytes
+    TensorOrValue,  // a name that is both a tensor and an attribute (conv2d's w, bias): the kernel's
+                    // parameter decides (a pointer takes the tensor, a scalar the attribute)
+  } kind = Kind::Value;
+  std::string name;  // Tensor, Scratch, TensorOrValue
+  Expr expr;         // Value, Local (bytes), TensorOrValue (the attribute)
+  std::string text;  // as written
+};
+
+struct Step {
+  std::string entry;
+  std::vector<Arg> args;
+  std::vector<Expr> global, local;  // local empty: the driver picks the work-group size
+  Expr when;                        // empty: always
+  Where where;                      // the 'step' line
+  std::map<std::string, int> lines; // the line of its 'args', 'global', 'local' and 'when'
+  bool has_args = false;
+};
+
+struct Scratch {
+  std::string name;
+  Expr floats;  // its size in floats
+  Where where;
+};
+
+struct Variant {
+  std::string op, name;
+  std::string file;        // the .cl: a name under the kernel folder, or an absolute path
+  std::vector<std::pair<std::string, std::string>> defines;  // in the plan's order
+  Expr when;               // empty: every problem
+  std::vector<Scratch> scratch;
+  std::vector<Step> steps;
+  Where where;             // the 'variant' line
+  int when_line = 0;
+
+  // "-DTS=32 -DWPT=4": the build options of the variant's program.
+  std::string build_options() const;
+  const std::string* define(const std::string& name) const;
+  // This variant with some defines replaced; Error when it declares no such define.
+  Variant with_defines(const std::vector<std::pair<std::string, std::string>>& overrides) const;
+  // The variant's name as results show it: "matmul/tiled".
+  std::string id() const { return op + "/" + name; }
+};
+
+// Parses a plan file's text. `path` names it in messages; `file_dir` is where relative `file` names
+// point (empty: they stay relative, to the kernel folder). Every variant must have at least one step.
+std::vector<Variant> parse_plan(const std::string& text, const std::string& path, const std::string& file_dir = "");
+std::vector<Variant> read_plan_file(const std::string& path, bool files_relative_to_plan);
+
+// Everything below throws Error naming the variant's plan line and the problem when an expression
+// cannot be evaluated (an unknown name, a division by zero, an overflow).
+
+// The names an expression of variant v sees for problem p: attributes (integers; named choices as
+// their index; float attributes as floats), integer defines, and p's tensors for numel() and dim().
+Env env_for(const Variant& v, const Problem& p);
+
+bool applies(const Variant& v, const Problem& p);            // the variant's condition
+bool step_applies(const Variant& v, const Step& s, const Problem& p);
+std::vector<int64_t> scratch_floats(const Variant& v, const Problem& p);
+
+// A step's NDRange for p: the global and (if given) local sizes, checked: every size positive, as
+// many local as global dimensions, and each local size dividing its global size.
+struct Dispatch {
+  std::vector<size_t> global, local;
+  std::string str() const;  // "global (64,32,1) local (16,16,1)"
+};
+Dispatch dispatch(const Variant& v, const Step& s, const Problem& p);
+
+// The sizes a variant's tiles and work-groups are built from: every integer define >= 2 and every
+// local size >= 2 that does not depend on the problem. The generators reach their multiples +-1.
+std::vector<int64_t> tile_sizes(const Variant& v);
+
+// A problem near p that meets v's condition, made by setting the attributes its conjuncts name
+// (k == 1, c % 4 == 0, r <= 3, ...) and re-validating; nullopt when that does not get there.
+std::optional<Problem> steer(const Variant& v, const Problem& p);
+
+}  // namespace plumbline::plans

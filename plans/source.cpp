@@ -1,0 +1,179 @@
+#include "plans/source.hpp"
+
+#include <filesystem>
+
+#include "core/error.hpp"
+#include "core/registry.hpp"
+#include "plans/library.hpp"
+
+namespace plumbline::plans {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string quote(const std::string& s) {
+  bool plain = !s.empty();
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || std::string("_-./=,:+").find(c) != std::string::npos)) plain = false;
+  if (plain) return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep = ",") {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_defines(const std::vector<std::string>& defines) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& d : defines) {
+    const size_t eq = d.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == d.size()) throw Error("--define '" + d + "' must be NAME=VALUE");
+    out.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+  }
+  return out;
+}
+
+// The default ABI's argument list, as the seed variant's plan writes it: inputs, outputs, then every
+// attribute (names that are both a tensor and an attribute written tensor:NAME and attr:NAME).
+std::string abi_args(const Variant& seed) {
+  std::vector<std::string> args;
+  for (const auto& a : seed.steps.front().args) args.push_back(a.text);
+  return join(args, ", ");
+}
+
+// Builds the one-step plan the flags describe, as plan text, so that it is checked like any plan;
+// errors name the flag instead of a line.
+Variant flags_variant(const KernelSource& s, const std::string& op) {
+  const std::string abs = fs::absolute(s.kernel_file).string();
+  std::string args = s.args;
+  if (args.empty()) {
+    const auto& ours = our_variants(op);
+    if (ours.empty()) throw Error("operator '" + op + "' has no default ABI (no plan): give --args");
+    const Variant& seed = find_variant(ours, kAbiVariant, op);
+    if (seed.steps.size() != 1)
+      throw Error("--global describes one step, but the default ABI of " + op + " has " + std::to_string(seed.steps.size()) +
+                  " steps: give --args for your one kernel, or a --plan file for several");
+    args = abi_args(seed);
+  }
+  std::vector<std::string> lines(9);
+  const char* flag_of_line[] = {"", "", "", "--kernel-file", "--define", "--entry", "--args", "--global", "--local"};
+  lines[1] = "op " + op;
+  lines[2] = "variant user";
+  lines[3] = "file " + abs;
+  if (!s.defines.empty()) {
+    std::string d;
+    for (const auto& [n, v] : parse_defines(s.defines)) d += " " + n + "=" + v;
+    lines[4] = "define" + d;
+  }
+  lines[5] = "step " + s.entries.front();
+  lines[6] = "args " + args;
+  lines[7] = "global " + s.global;
+  if (!s.local.empty()) lines[8] = "local " + s.local;
+  std::string text;
+  for (size_t i = 1; i < lines.size(); ++i) text += lines[i] + "\n";
+  try {
+    return parse_plan(text, "(command line)").front();
+  } catch (const Error& e) {
+    std::string msg = e.what();
+    const std::string prefix = "(command line):";
+    if (msg.rfind(prefix, 0) == 0) {
+      const size_t colon = msg.find(':', prefix.size());
+      const int line = std::stoi(msg.substr(prefix.size(), colon - prefix.size()));
+      const std::string flag = line >= 0 && line < 9 ? flag_of_line[line] : "";
+      msg = (flag.empty() ? std::string("command line") : flag) + msg.substr(colon);
+    }
+    throw Error(msg);
+  }
+}
+
+}  // namespace
+
+void KernelSource::validate() const {
+  if (!plan_file.empty() && !kernel_file.empty()) throw Error("give either --plan FILE or --kernel-file FILE, not both");
+  if (!plan_file.empty() && !entries.empty()) throw Error("--entry names a --kernel-file's entries; a --plan file names its own");
+  if (kernel_file.empty() && !entries.empty()) throw Error("--entry needs --kernel-file");
+  if (!kernel_file.empty() && entries.empty()) throw Error("--kernel-file needs --entry NAME (one per step of the operator's default ABI, or one with --global)");
+  if (kernel_file.empty() && (!args.empty() || !global.empty() || !local.empty()))
+    throw Error("--args, --global and --local describe your kernel's launch: they need --kernel-file and --entry");
+  if ((!args.empty() || !local.empty()) && global.empty()) throw Error("--args and --local need --global (the global size)");
+  if (!global.empty() && entries.size() != 1)
+    throw Error("--global describes one step: give one --entry (for several steps, write a --plan file)");
+  parse_defines(defines);
+}
+
+std::string KernelSource::flags() const {
+  std::string f;
+  auto add = [&](const char* flag, const std::string& value) {
+    if (!value.empty()) f += std::string(f.empty() ? "" : " ") + flag + " " + quote(value);
+  };
+  add("--plan", plan_file);
+  add("--kernel-file", kernel_file);
+  add("--entry", join(entries));
+  add("--args", args);
+  add("--global", global);
+  add("--local", local);
+  add("--define", join(defines));
+  add("--variant", variant);
+  return f;
+}
+
+std::string KernelSource::describe() const {
+  if (!plan_file.empty()) return "plan " + plan_file;
+  if (!kernel_file.empty()) return "kernel " + kernel_file;
+  return "plumbline's own";
+}
+
+std::vector<Variant> variants_for(const KernelSource& s, const std::string& op) {
+  s.validate();
+  std::vector<Variant> out;
+  const auto defines = parse_defines(s.defines);
+  if (!s.global.empty()) {
+    out.push_back(flags_variant(s, op));
+  } else if (!s.kernel_file.empty()) {
+    // The default ABI: our seed variant's plan, with the user's file, entries and defines.
+    const auto& ours = our_variants(op);
+    if (ours.empty()) throw Error("operator '" + op + "' has no OpenCL kernel plan, so no default ABI: give --global and --args");
+    Variant v = find_variant(ours, kAbiVariant, op);
+    if (s.entries.size() != v.steps.size()) {
+      std::string steps;
+      for (const auto& st : v.steps) steps += (steps.empty() ? "" : ", ") + st.entry + (st.when.empty() ? "" : " (when " + st.when.text() + ")");
+      throw Error(op + " has " + std::to_string(v.steps.size()) + " kernel steps in the default ABI (" + steps + "); --entry names " +
+                  std::to_string(s.entries.size()) + " (one name per step, comma-separated, in order: docs/kernel-abi.md)");
+    }
+    v.name = "user";
+    v.file = fs::absolute(s.kernel_file).string();
+    for (size_t i = 0; i < v.steps.size(); ++i) v.steps[i].entry = s.entries[i];
+    // The ABI's sizes name the seed's defines (TILE, ROW_WG): the kernel is built with them too, and
+    // with the user's, which may replace them or add more.
+    for (const auto& [name, value] : defines) {
+      if (v.define(name)) v = v.with_defines({{name, value}});
+      else v.defines.emplace_back(name, value);
+    }
+    out.push_back(std::move(v));
+  } else {
+    std::vector<Variant> all;
+    if (!s.plan_file.empty()) {
+      for (auto& v : read_plan_file(s.plan_file, true))
+        if (v.op == op) all.push_back(std::move(v));
+      if (all.empty()) throw Error("plan file " + s.plan_file + " has no variant of " + op);
+    } else {
+      all = our_variants(op);
+      if (all.empty()) throw Error("operator '" + op + "' has no OpenCL kernel yet");
+    }
+    for (auto& v : all) {
+      if (!s.variant.empty() && v.name != s.variant) continue;
+      out.push_back(defines.empty() ? std::move(v) : v.with_defines(defines));
+    }
+    if (out.empty()) find_variant(all, s.variant, op);  // the error listing the variants
+    return out;
+  }
+  if (!s.variant.empty() && s.variant != "user") throw Error("--variant names one of a plan's variants; a --kernel-file's variant is 'user'");
+  return out;
+}
+
+}  // namespace plumbline::plans

@@ -1,0 +1,36 @@
+#pragma once
+// Which kernels a command runs: ours (the plans of opencl/kernels/), a user's plan file (--plan), or a
+// user's one-step kernel described by flags (--kernel-file, --entry, --args, --global, --local,
+// --define). A user's kernel with only --kernel-file and --entry takes the default ABI: our `seed`
+// variant's plan with its file and entry names replaced. --variant narrows to one variant; --define
+// replaces defines (of our or a plan file's variants: only those they declare).
+#include <string>
+#include <vector>
+
+#include "plans/plan.hpp"
+
+namespace plumbline::plans {
+
+struct KernelSource {
+  std::string plan_file;
+  std::string kernel_file;
+  std::vector<std::string> entries;
+  std::string args, global, local;   // as given on the command line
+  std::vector<std::string> defines;  // NAME=VALUE
+  std::string variant;
+
+  bool ours() const { return plan_file.empty() && kernel_file.empty(); }
+  bool user() const { return !ours(); }
+  // The command-line flags that recreate this source, shell-quoted ("" for ours without options).
+  std::string flags() const;
+  // For results and reports: "plumbline's own", "rb_gemm.cl", "my.plan".
+  std::string describe() const;
+  // Errors for flags that do not go together (--entry without --kernel-file, --plan with --kernel-file).
+  void validate() const;
+};
+
+// The variants that run `op` from this source, in their order (check covers each; the first whose
+// condition holds runs otherwise). Error naming the flag or plan line when they cannot be built.
+std::vector<Variant> variants_for(const KernelSource& source, const std::string& op);
+
+}  // namespace plumbline::plans
