@@ -21,7 +21,7 @@ std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
     CatalogueBug b;
     b.name = f.stem().string();
     b.path = f.string();
-    std::string line, entries;
+    std::string line, entries, plan;
     for (int i = 0; i < 3 && std::getline(in, line); ++i) {
       auto field = [&](const char* key, std::string& into) {
         const std::string k = std::string("// ") + key + ": ";
@@ -30,12 +30,15 @@ std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
       field("bug", b.description);
       field("op", b.op);
       field("entries", entries);
+      field("plan", plan);
     }
     if (b.description.empty()) continue;  // not a catalogued bug
-    if (b.op.empty() || entries.empty()) throw Error(b.path + ": a catalogued bug needs '// op:' and '// entries:' lines after '// bug:'");
+    if (b.op.empty() || entries.empty() == plan.empty())
+      throw Error(b.path + ": a catalogued bug needs '// op:' and either '// entries:' or '// plan:' lines after '// bug:'");
     Registry::get().find(b.op);
+    if (!plan.empty()) b.plan = (f.parent_path() / plan).string();
     size_t start = 0;
-    while (start <= entries.size()) {
+    while (!entries.empty() && start <= entries.size()) {
       const size_t end = entries.find(',', start);
       b.entries.push_back(entries.substr(start, end == std::string::npos ? std::string::npos : end - start));
       if (end == std::string::npos) break;

@@ -3,7 +3,9 @@
 // in mutants/catalogue/. Each file starts with
 //   // bug: <one line>
 //   // op: <operator>
-//   // entries: <entry per step of the launch plan, comma-separated>
+//   // entries: <entry per step of the default ABI, comma-separated>
+// or, for a kernel with its own launch, instead of `entries:`
+//   // plan: <a plan file beside it (docs/kernel-abi.md)>
 // A kernel without a `bug:` line (a seed kept for reference) is not part of the catalogue.
 #include <string>
 #include <vector>
@@ -15,8 +17,11 @@ namespace plumbline::mutants {
 struct CatalogueBug {
   std::string name;  // the file name without .cl
   std::string path, description, op;
-  std::vector<std::string> entries;
-  plans::KernelSource source() const { return {.kernel_file = path, .entries = entries}; }
+  std::vector<std::string> entries;  // on the default ABI
+  std::string plan;                  // or the path of its plan file
+  plans::KernelSource source() const {
+    return plan.empty() ? plans::KernelSource{.kernel_file = path, .entries = entries} : plans::KernelSource{.plan_file = plan};
+  }
 };
 
 std::vector<CatalogueBug> load_catalogue(const std::string& dir);  // Error naming a malformed header

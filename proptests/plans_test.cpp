@@ -1,0 +1,273 @@
+// Launch plans as data (plans/): the expression language, the plan format and its errors, dispatch
+// sizes, tile sizes and steering, the kernel sources of the command line, and every shipped plan file.
+// No OpenCL: binding to real kernels is tested in kernel_test and cli_test.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <set>
+
+#include "check/generators.hpp"
+#include "core/error.hpp"
+#include "core/registry.hpp"
+#include "plans/library.hpp"
+#include "plans/source.hpp"
+
+using namespace plumbline;
+using namespace plumbline::plans;
+
+namespace {
+
+Env names(std::map<std::string, int64_t> m) {
+  Env e;
+  e.value = [m](const std::string& n) -> std::optional<Value> {
+    auto it = m.find(n);
+    return it == m.end() ? std::nullopt : std::optional<Value>(Value{it->second});
+  };
+  e.tensor = [](const std::string& n) -> std::optional<Shape> { return n == "y" ? std::optional<Shape>(Shape{2, 3, 5}) : std::nullopt; };
+  return e;
+}
+
+int64_t eval(const std::string& text, std::map<std::string, int64_t> m = {}) { return Expr::parse(text).eval_int(names(std::move(m))); }
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// A plan text's error message.
+std::string plan_error(const std::string& text) {
+  return error_of([&] { parse_plan(text, "t.plan"); });
+}
+
+}  // namespace
+
+// ---- expressions --------------------------------------------------------------------------------
+
+TEST(Expr, IntegersWithCsMeaning) {
+  EXPECT_EQ(eval("1 + 2 * 3"), 7);
+  EXPECT_EQ(eval("(1 + 2) * 3"), 9);
+  EXPECT_EQ(eval("7 / 2"), 3);
+  EXPECT_EQ(eval("-7 / 2"), -3);
+  EXPECT_EQ(eval("7 % 3"), 1);
+  EXPECT_EQ(eval("cdiv(7, 2)"), 4);
+  EXPECT_EQ(eval("cdiv(8, 2)"), 4);
+  EXPECT_EQ(eval("roundup(17, 16)"), 32);
+  EXPECT_EQ(eval("min(3, 1, 2)"), 1);
+  EXPECT_EQ(eval("max(3, 1, 2)"), 3);
+  EXPECT_EQ(eval("n == 0 || m ? 1 : 2", {{"n", 1}, {"m", 0}}), 2);
+  EXPECT_EQ(eval("1 < 2 && 2 <= 2 && 3 > 2 && 3 >= 3 && 1 != 2 && !(1 == 2)"), 1);
+  EXPECT_EQ(eval("cdiv(n,TS)*(TS/WPT)", {{"n", 100}, {"TS", 32}, {"WPT", 4}}), 32);
+  EXPECT_EQ(eval("numel(y) + dim(y, 2)"), 35);
+}
+
+TEST(Expr, ShortCircuitGuardsADivision) { EXPECT_EQ(eval("k == 0 || 12 / k == 3", {{"k", 0}}), 1); }
+
+TEST(Expr, ErrorsQuoteTheExpression) {
+  EXPECT_EQ(error_of([] { eval("n / (m - 3)", {{"n", 1}, {"m", 3}}); }), "expression 'n / (m - 3)': division by zero (1 / 0)");
+  EXPECT_EQ(error_of([] { eval("q + 1"); }), "expression 'q + 1': unknown name 'q'");
+  EXPECT_EQ(error_of([] { eval("9223372036854775807 + 1"); }), "expression '9223372036854775807 + 1': overflow in 9223372036854775807 + 1");
+  EXPECT_EQ(error_of([] { Expr::parse("cdiv(1)"); }), "expression 'cdiv(1)': cdiv() takes 2 arguments, got 1");
+  EXPECT_EQ(error_of([] { Expr::parse("sqrt(4)"); }), "expression 'sqrt(4)': unknown function 'sqrt' (known: cdiv, roundup, min, max, numel, dim)");
+  EXPECT_EQ(error_of([] { Expr::parse("(1 + 2"); }), "expression '(1 + 2': missing ')'");
+  EXPECT_EQ(error_of([] { Expr::parse("1 +"); }), "expression '1 +': ends where a value was expected");
+  EXPECT_EQ(error_of([] { eval("dim(y, 3)"); }), "expression 'dim(y, 3)': dim(y, 3): y has rank 3 [2,3,5]");
+  EXPECT_EQ(error_of([] { eval("cdiv(4, 0)"); }), "expression 'cdiv(4, 0)': cdiv(4, 0): the divisor must be positive");
+  Env floats;
+  floats.value = [](const std::string&) { return std::optional<Value>(Value{1e-5}); };
+  EXPECT_EQ(error_of([&] { Expr::parse("eps * 2").eval_int(floats); }), "expression 'eps * 2': 'eps' is a float: only integers take part in arithmetic");
+  EXPECT_DOUBLE_EQ(Expr::parse("eps").eval(floats).f(), 1e-5);  // alone, a float passes as an argument
+}
+
+TEST(Expr, NamesTensorsConjunctsAndRelations) {
+  const Expr e = Expr::parse("r == 1 && k % 4 == 0 && 64 <= m && numel(y) > 0");
+  EXPECT_EQ(e.names(), (std::set<std::string>{"r", "k", "m"}));
+  EXPECT_EQ(e.tensors(), (std::set<std::string>{"y"}));
+  const auto parts = e.conjuncts();
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_EQ(parts[0].relation()->name, "r");
+  EXPECT_EQ(parts[1].relation()->op, "%0");
+  EXPECT_EQ(parts[1].relation()->rhs.text(), "4");
+  EXPECT_EQ(parts[2].relation()->name, "m");
+  EXPECT_EQ(parts[2].relation()->op, ">=");  // 64 <= m, turned around
+  EXPECT_FALSE(parts[3].relation().has_value());
+}
+
+RC_GTEST_PROP(Expr, CdivAndRoundupAgreeWithTheirDefinitions, ()) {
+  const int64_t a = *rc::gen::inRange<int64_t>(0, 1 << 20), b = *rc::gen::inRange<int64_t>(1, 1 << 10);
+  RC_ASSERT(eval("cdiv(a, b)", {{"a", a}, {"b", b}}) * b >= a);
+  RC_ASSERT((eval("cdiv(a, b)", {{"a", a}, {"b", b}}) - 1) * b < a);
+  RC_ASSERT(eval("roundup(a, b)", {{"a", a}, {"b", b}}) % b == 0);
+}
+
+// ---- the plan format ------------------------------------------------------------------------------
+
+TEST(PlanFormat, ParsesVariantsStepsAndArguments) {
+  const auto vs = parse_plan(R"(
+# a comment
+op conv2d
+variant direct   # trailing comment
+  define TS=32, WPT=4 ACC=float
+  when r == 1 && s == 1
+  scratch partial n * k
+  step conv_main
+    when bias == 0
+    args x, w, y, tensor:w, attr:w, partial, local(TS * 4), n * c, 2
+    global cdiv(numel(y), TS), 1
+    local TS, 1
+)", "t.plan");
+  ASSERT_EQ(vs.size(), 1u);
+  const Variant& v = vs[0];
+  EXPECT_EQ(v.id(), "conv2d/direct");
+  EXPECT_EQ(v.file, "t.cl");
+  EXPECT_EQ(v.build_options(), "-DTS=32 -DWPT=4 -DACC=float");
+  EXPECT_EQ(v.where.str(), "t.plan:4");
+  ASSERT_EQ(v.steps.size(), 1u);
+  const auto& a = v.steps[0].args;
+  EXPECT_EQ(a[0].kind, Arg::Kind::Tensor);         // x: a tensor only
+  EXPECT_EQ(a[1].kind, Arg::Kind::TensorOrValue);  // w: the weights and the width
+  EXPECT_EQ(a[3].kind, Arg::Kind::Tensor);
+  EXPECT_EQ(a[4].kind, Arg::Kind::Value);
+  EXPECT_EQ(a[5].kind, Arg::Kind::Scratch);
+  EXPECT_EQ(a[6].kind, Arg::Kind::Local);
+  EXPECT_EQ(a[7].kind, Arg::Kind::Value);
+  EXPECT_EQ(v.steps[0].global.size(), 2u);
+}
+
+TEST(PlanFormat, ErrorsNameTheFileAndLine) {
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a, b, y\n    global cdiv(n, TS)\n"),
+            "t.plan:5: 'cdiv(n, TS)': unknown name 'TS'; matmul has the attributes batch, k, m, n, ta, tb");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a, q, y\n    global n\n"),
+            "t.plan:4: argument 'q' is no tensor (a, b, y), attribute (batch, k, m, n, ta, tb), scratch buffer or define of matmul/v");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a, b, y\n    global numel(z)\n"),
+            "t.plan:5: 'numel(z)': matmul has no tensor 'z' (its tensors: a, b, y)");
+  EXPECT_EQ(plan_error("op mm\n"), "t.plan:1: unknown operator 'mm'; known operators: " +
+                                       error_of([] { Registry::get().find("mm"); }).substr(std::string("unknown operator 'mm'; known operators: ").size()));
+  EXPECT_EQ(plan_error("op matmul\nargs a\n"), "t.plan:2: 'args' outside a variant (start one with 'variant NAME' after 'op NAME')");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  args a\n"), "t.plan:3: 'args' outside a step (start one with 'step ENTRY')");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n  define TS=1\n"), "t.plan:4: 'define' belongs to the variant: put it before the first 'step'");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  define m=4\n  step s\n    args a\n    global 1\n"), "t.plan:2: define m has the name of an attribute of matmul");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1\n    local 1\n"), "t.plan:3: step s: 'local' has 1 sizes, 'global' 2");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n"), "t.plan:3: step s: no 'global' line (the global size)");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n"), "t.plan:2: variant matmul/v has no steps");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
+            "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, when, scratch, step, args, global, local)");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
+  EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
+}
+
+TEST(PlanFormat, DispatchSizesAndTheirErrors) {
+  const auto vs = parse_plan("op matmul\nvariant v\n  define TS=32 WPT=4\n  step s\n    args a, b, y\n"
+                             "    global cdiv(n,TS)*(TS/WPT), cdiv(m,TS)*(TS/WPT), max(batch,1)\n    local TS/WPT, TS/WPT, 1\n"
+                             "variant bad\n  step s\n    args a, b, y\n    global n\n    local 8\n"
+                             "variant zero\n  step s\n    args a, b, y\n    global n / (k - 1)\n",
+                             "t.plan");
+  const Problem p = Problem::parse("matmul:m=70,k=3,n=100");
+  const Dispatch d = dispatch(vs[0], vs[0].steps[0], p);
+  EXPECT_EQ(d.global, (std::vector<size_t>{32, 24, 1}));
+  EXPECT_EQ(d.local, (std::vector<size_t>{8, 8, 1}));
+  EXPECT_EQ(tile_sizes(vs[0]), (std::vector<int64_t>{4, 8, 32}));
+  EXPECT_EQ(error_of([&] { dispatch(vs[1], vs[1].steps[0], p); }),
+            "t.plan:9: step s: local size 8 ('8') does not divide global size 100 ('n') in dimension 0 for problem matmul:batch=0,m=70,k=3,n=100,ta=0,tb=0");
+  EXPECT_EQ(error_of([&] { dispatch(vs[2], vs[2].steps[0], p.with("k", int64_t{1})); }),
+            "t.plan:14: step s global size 'n / (k - 1)': expression 'n / (k - 1)': division by zero (100 / 0), for problem "
+            "matmul:batch=0,m=70,k=1,n=100,ta=0,tb=0");
+}
+
+TEST(PlanFormat, SteeringMeetsAVariantsCondition) {
+  const auto vs = parse_plan("op conv2d\nvariant one\n  when r == 1 && s == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && c % 4 == 0\n"
+                             "  step s\n    args x\n    global 1\n"
+                             "op matmul\nvariant big\n  when m >= 64 && k % 8 == 0 && tb == 1\n  step s\n    args a\n    global 1\n"
+                             "variant never\n  when m * 0 == 1\n  step s\n    args a\n    global 1\n",
+                             "t.plan");
+  const Problem conv = Problem::parse("conv2d:n=2,c=3,h=9,w=9,k=5,r=3,s=5,sh=2,sw=1,ph=1,pw=2");
+  const auto steered = steer(vs[0], conv);
+  ASSERT_TRUE(steered.has_value());
+  EXPECT_EQ(steered->line(), "conv2d:n=2,c=4,h=9,w=9,k=5,r=1,s=1,sh=1,sw=1,ph=0,pw=0,dh=1,dw=1,g=1,bias=0");
+  const auto mm = steer(vs[1], Problem::parse("matmul:m=3,k=9,n=2"));
+  ASSERT_TRUE(mm.has_value());
+  EXPECT_EQ(mm->line(), "matmul:batch=0,m=64,k=16,n=2,ta=0,tb=1");
+  EXPECT_FALSE(steer(vs[2], Problem::parse("matmul:m=3")).has_value());
+  EXPECT_TRUE(applies(vs[1], *mm));
+  EXPECT_FALSE(applies(vs[1], Problem::parse("matmul:m=3")));
+}
+
+// ---- our plan files ----------------------------------------------------------------------------------
+
+TEST(OurPlans, EveryOperatorHasADefaultAbiVariantAndValidSizes) {
+  for (const auto& op : Registry::get().names()) {
+    const auto& vs = our_variants(op);
+    ASSERT_FALSE(vs.empty()) << op << " has no plan";
+    EXPECT_NO_THROW(find_variant(vs, kAbiVariant, op)) << op;
+    // The last variant serves every problem: there is always a kernel to run.
+    EXPECT_TRUE(vs.back().when.empty()) << op << ": its last variant has a condition";
+    const Problem p = Problem::make(op);
+    const Variant& v = select_variant(vs, p);
+    for (const auto& st : v.steps)
+      if (step_applies(v, st, p)) {
+        EXPECT_NO_THROW(dispatch(v, st, p)) << op << " " << st.entry;
+      }
+  }
+}
+
+// ---- kernel sources: the command line's flags ------------------------------------------------------
+
+TEST(KernelSource, FlagsMakeAOneStepPlan) {
+  KernelSource s{.kernel_file = "/tmp/rb_gemm.cl", .entries = {"rb_gemm"}, .args = "m,n,k,batch,ta,tb,a,b,y",
+                 .global = "cdiv(n,TS)*(TS/WPT),cdiv(m,TS)*(TS/WPT),max(batch,1)", .local = "TS/WPT,TS/WPT,1", .defines = {"TS=32", "WPT=4"}};
+  const auto vs = variants_for(s, "matmul");
+  ASSERT_EQ(vs.size(), 1u);
+  EXPECT_EQ(vs[0].name, "user");
+  EXPECT_EQ(vs[0].build_options(), "-DTS=32 -DWPT=4");
+  EXPECT_EQ(dispatch(vs[0], vs[0].steps[0], Problem::parse("matmul:m=64,k=3,n=33,batch=2")).str(), "global (16,16,2) local (8,8,1)");
+  EXPECT_EQ(s.flags(),
+            "--kernel-file /tmp/rb_gemm.cl --entry rb_gemm --args m,n,k,batch,ta,tb,a,b,y --global "
+            "'cdiv(n,TS)*(TS/WPT),cdiv(m,TS)*(TS/WPT),max(batch,1)' --local TS/WPT,TS/WPT,1 --define TS=32,WPT=4");
+}
+
+TEST(KernelSource, ErrorsNameTheFlag) {
+  KernelSource s{.kernel_file = "k.cl", .entries = {"k"}, .args = "a,b,q", .global = "n"};
+  EXPECT_EQ(error_of([&] { variants_for(s, "matmul"); }),
+            "--args: argument 'q' is no tensor (a, b, y), attribute (batch, k, m, n, ta, tb), scratch buffer or define of matmul/user");
+  s.args = "a,b,y";
+  s.global = "n/TS";
+  EXPECT_EQ(error_of([&] { variants_for(s, "matmul"); }), "--global: 'n/TS': unknown name 'TS'; matmul has the attributes batch, k, m, n, ta, tb");
+  EXPECT_EQ(error_of([] { KernelSource{.entries = {"e"}}.validate(); }), "--entry needs --kernel-file");
+  EXPECT_EQ(error_of([] { KernelSource{.kernel_file = "k.cl", .entries = {"e"}, .args = "a"}.validate(); }),
+            "--args and --local need --global (the global size)");
+  EXPECT_EQ(error_of([] { KernelSource{.plan_file = "p.plan", .kernel_file = "k.cl"}.validate(); }), "give either --plan FILE or --kernel-file FILE, not both");
+  // The default ABI: one entry per step of the seed variant.
+  EXPECT_EQ(error_of([] { variants_for(KernelSource{.kernel_file = "k.cl", .entries = {"a", "b"}}, "matmul"); }),
+            "matmul has 1 kernel steps in the default ABI (matmul); --entry names 2 (one name per step, comma-separated, in order: docs/kernel-abi.md)");
+  // A define our variant does not declare is a typo.
+  const std::string typo = error_of([] { variants_for(KernelSource{.defines = {"TLIE=32"}}, "matmul"); });
+  EXPECT_EQ(typo, "variant matmul/seed (" + our_variants("matmul")[0].where.str() + ") has no define TLIE; its defines: TILE");
+}
+
+TEST(KernelSource, TheDefaultAbiKeepsTheSeedsSizesAndDefines) {
+  const auto vs = variants_for(KernelSource{.kernel_file = "/x/dgrad.cl", .entries = {"my_dgrad"}, .defines = {"EXTRA=1"}}, "conv2d_bwd_data");
+  ASSERT_EQ(vs.size(), 1u);
+  EXPECT_EQ(vs[0].file, "/x/dgrad.cl");
+  EXPECT_EQ(vs[0].steps[0].entry, "my_dgrad");
+  EXPECT_NE(vs[0].build_options().find("-DTILE=16"), std::string::npos);
+  EXPECT_NE(vs[0].build_options().find("-DEXTRA=1"), std::string::npos);
+}
+
+// ---- the generators reach the boundaries of the plan in use ----------------------------------------
+
+TEST(Generators, DimensionsReachTheTileSizesOfThePlan) {
+  for (int64_t wg : {96, 200}) {
+    std::set<int64_t> seen;
+    for (int i = 0; i < 2000; ++i) {
+      const Problem p = sample_problem("sum", GenContext(4e6, {wg}), 3, i, 2000).value();
+      seen.insert(p.i("n"));
+    }
+    for (int64_t v : {wg - 1, wg, wg + 1, 2 * wg - 1, 2 * wg, 2 * wg + 1}) EXPECT_TRUE(seen.count(v)) << "n=" << v << " never drawn for tiles of " << wg;
+  }
+}
