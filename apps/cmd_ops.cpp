@@ -4,6 +4,7 @@
 
 #include "apps/commands.hpp"
 #include "core/registry.hpp"
+#include "plans/library.hpp"
 
 namespace plumbline::apps {
 
@@ -17,11 +18,49 @@ nlohmann::json tensors(const std::vector<TensorDecl>& v) {
 
 }  // namespace
 
+// An operator's kernel variants (plans/), in the order they are tried.
+nlohmann::json variants_json(const std::string& op) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& v : plans::our_variants(op)) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& st : v.steps) {
+      std::vector<std::string> args, global, local;
+      for (const auto& a : st.args) args.push_back(a.text);
+      for (const auto& e : st.global) global.push_back(e.text());
+      for (const auto& e : st.local) local.push_back(e.text());
+      steps.push_back({{"entry", st.entry}, {"when", st.when.empty() ? "" : st.when.text()}, {"args", args}, {"global", global}, {"local", local}});
+    }
+    out.push_back({{"name", v.name}, {"when", v.when.empty() ? "" : v.when.text()}, {"file", v.file}, {"plan", v.where.str()},
+                   {"defines", v.build_options()}, {"steps", steps}});
+  }
+  return out;
+}
+
+void print_variants(const nlohmann::json& vs) {
+  for (const auto& v : vs) {
+    std::cout << "    variant " << v["name"].get<std::string>() << "  (" << v["plan"].get<std::string>() << ")  when "
+              << (v["when"].get<std::string>().empty() ? std::string("always") : v["when"].get<std::string>());
+    if (!v["defines"].get<std::string>().empty()) std::cout << "  " << v["defines"].get<std::string>();
+    std::cout << "\n";
+    for (const auto& st : v["steps"]) {
+      auto join = [](const nlohmann::json& a) {
+        std::string s;
+        for (const auto& x : a) s += (s.empty() ? "" : ", ") + x.get<std::string>();
+        return s;
+      };
+      std::cout << "      " << st["entry"].get<std::string>() << (st["when"].get<std::string>().empty() ? "" : " (when " + st["when"].get<std::string>() + ")")
+                << ": global (" << join(st["global"]) << ")" << (st["local"].empty() ? "" : " local (" + join(st["local"]) + ")") << "\n";
+    }
+  }
+}
+
 void add_ops_command(CLI::App& app, Context& ctx) {
   auto json = std::make_shared<bool>(false);
+  auto variants = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("ops", "List the operators with their attributes (defaults) and tensors");
   cmd->add_flag("--json", *json, "as JSON");
-  cmd->callback([json] {
+  cmd->add_flag("--variants", *variants, "also each operator's kernel variants: condition, defines, steps (opencl/kernels/*.plan)");
+  cmd->callback([json, variants] {
     nlohmann::json all = nlohmann::json::array();
     for (const auto& spec : Registry::get().all()) {
       const Problem p = Problem::make(spec.name);
@@ -32,6 +71,7 @@ void add_ops_command(CLI::App& app, Context& ctx) {
           attrs.push_back({{"name", a.name}, {"default", format_attr(a.def)}, {"doc", a.doc}, {"choices", a.choices}});
         all.push_back({{"name", spec.name}, {"family", spec.family}, {"summary", spec.summary}, {"forward", spec.forward},
                        {"default", p.line()}, {"attrs", attrs}, {"inputs", tensors(s.inputs)}, {"outputs", tensors(s.outputs)}});
+        if (*variants) all.back()["variants"] = variants_json(spec.name);
         continue;
       }
       std::cout << spec.name << "  [" << spec.family << "]  " << spec.summary << "\n    default: " << p.line() << "\n    in:";
@@ -39,6 +79,7 @@ void add_ops_command(CLI::App& app, Context& ctx) {
       std::cout << "\n    out:";
       for (const auto& t : s.outputs) std::cout << " " << t.name << t.shape.str();
       std::cout << "\n";
+      if (*variants) print_variants(variants_json(spec.name));
     }
     if (*json) std::cout << all.dump(1) << "\n";
   });

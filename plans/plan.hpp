@@ -29,7 +29,7 @@ namespace plumbline::plans {
 struct Where {
   std::string file;
   int line = 0;
-  std::string str() const { return file + ":" + std::to_string(line); }
+  std::string str() const { return line > 0 ? file + ":" + std::to_string(line) : file; }
 };
 
 // One kernel parameter as the plan gives it.

@@ -77,7 +77,11 @@ Variant flags_variant(const KernelSource& s, const std::string& op) {
   std::string text;
   for (size_t i = 1; i < lines.size(); ++i) text += lines[i] + "\n";
   try {
-    return parse_plan(text, "(command line)").front();
+    Variant v = parse_plan(text, "(command line)").front();
+    // Later messages (binding, sizes) name the command line, not a line of this text.
+    v.where = {"command line", 0};
+    for (auto& st : v.steps) st.where = {"command line", 0};
+    return v;
   } catch (const Error& e) {
     std::string msg = e.what();
     const std::string prefix = "(command line):";

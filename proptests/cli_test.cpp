@@ -136,6 +136,89 @@ TEST(Cli, CheckFindsAPlantedKernelAndPrintsItsRepro) {
   EXPECT_NE(wrong_entries.output.find("creating kernel 'nope'"), std::string::npos) << wrong_entries.output;
 }
 
+// ---- launch plans: a user's kernel with its own NDRange, argument order and defines -------------
+
+namespace {
+
+std::string rb_gemm_flags(const std::string& file, int ts) {
+  return "--kernel-file " + file + " --entry rb_gemm --args m,n,k,batch,ta,tb,a,b,y "
+         "--global 'cdiv(n,TS)*(TS/WPT),cdiv(m,TS)*(TS/WPT),max(batch,1)' --local 'TS/WPT,TS/WPT,1' --define TS=" +
+         std::to_string(ts) + ",WPT=4";
+}
+
+const std::string kRbGemm = std::string(PLUMBLINE_SOURCE_DIR) + "/examples/kernels/rb_gemm.cl";
+
+}  // namespace
+
+TEST(CliPlans, ARegisterBlockedGemmWithItsOwnLaunchPassesAtThreeTilings) {
+  for (int ts : {16, 32, 64}) {
+    const Outcome r = run("check matmul --cases 150 --device pocl:0 " + rb_gemm_flags(kRbGemm, ts));
+    EXPECT_EQ(r.status, 0) << "TS=" << ts << "\n" << r.output;
+    EXPECT_NE(r.output.find("pass  150 cases"), std::string::npos) << r.output;
+  }
+  // The same tilings as a plan file: each variant gets its share of the cases.
+  const Outcome plan = run("check matmul --cases 150 --device pocl:0 --plan " + std::string(PLUMBLINE_SOURCE_DIR) + "/examples/kernels/rb_gemm.plan");
+  EXPECT_EQ(plan.status, 0) << plan.output;
+  EXPECT_NE(plan.output.find("pass  150 cases (ts16 50, ts32 50, ts64 50)"), std::string::npos) << plan.output;
+}
+
+TEST(CliPlans, TheSameGemmWithoutItsLastKTileIsCaughtWithARunnableRepro) {
+  const std::string bug = std::string(PLUMBLINE_SOURCE_DIR) + "/mutants/catalogue/matmul_rb_gemm_drops_last_k_tile.cl";
+  const Outcome r = run("check matmul --cases 150 --device pocl:0 " + rb_gemm_flags(bug, 32));
+  ASSERT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL matmul on pocl:0 [wrong]"), std::string::npos) << r.output;
+  // Shrunk to the smallest problem: one output, a depth below one tile.
+  EXPECT_NE(r.output.find("problem: matmul:batch=0,m=1,k=1,n=1,ta=0,tb=0"), std::string::npos) << r.output;
+  const size_t at = r.output.find("repro:   plumbline ");
+  ASSERT_NE(at, std::string::npos);
+  const std::string repro = r.output.substr(at + 19, r.output.find('\n', at) - at - 19);
+  EXPECT_NE(repro.find("--define TS=32,WPT=4"), std::string::npos) << repro;
+  const Outcome again = run(repro);
+  EXPECT_EQ(again.status, 1) << repro << "\n" << again.output;
+  EXPECT_NE(again.output.find("FAIL matmul on pocl:0 [wrong]"), std::string::npos) << again.output;
+}
+
+TEST(CliPlans, BenchTimesAUserKernelWithItsOwnLaunch) {
+  const fs::path json = temp_dir() / "rb_gemm_bench.json";
+  fs::remove(json);
+  const Outcome r = run("bench --problem 'matmul:m=96,k=70,n=80' --device pocl:0 --repetitions 3 --min-time 0.01 --json " + json.string() +
+                        " " + rb_gemm_flags(kRbGemm, 32));
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream f(json);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"label\": \"variant user\""), std::string::npos) << text.substr(0, 2000);
+  EXPECT_NE(text.find("\"real_time\""), std::string::npos);
+  EXPECT_NE(text.find("kernel " + kRbGemm), std::string::npos) << "the JSON names the kernel timed";
+}
+
+TEST(CliPlans, PlanErrorsNameTheLineTheParameterAndTheProblem) {
+  // One argument short: the message names the parameter that has none.
+  const Outcome missing = run("check matmul --cases 2 --device pocl:0 --kernel-file " + kRbGemm +
+                              " --entry rb_gemm --args m,n,k,batch,ta,tb,a,b --global 'n,m'");
+  EXPECT_EQ(missing.status, 2) << missing.output;
+  EXPECT_NE(missing.output.find("kernel rb_gemm takes 9 parameters, the plan gives 8 arguments"), std::string::npos) << missing.output;
+  EXPECT_NE(missing.output.find("parameter 9 'global float* y' has no argument"), std::string::npos) << missing.output;
+  // A work-group larger than the device allows.
+  const Outcome big = run("check matmul --problem 'matmul:m=4,k=4,n=4' --device pocl:0 --kernel-file " + kRbGemm +
+                          " --entry rb_gemm --args m,n,k,batch,ta,tb,a,b,y --global 'TS,TS,TS' --local 'TS,TS,TS' --define TS=32,WPT=4");
+  EXPECT_EQ(big.status, 2) << big.output;
+  EXPECT_NE(big.output.find("a work-group of 32768 work-items exceeds the limit of"), std::string::npos) << big.output;
+  EXPECT_NE(big.output.find("problem matmul:batch=0,m=4,k=4,n=4,ta=0,tb=0"), std::string::npos) << big.output;
+  // A plan file's mistake: FILE:LINE.
+  const fs::path plan = temp_dir() / "bad.plan";
+  std::ofstream(plan) << "op matmul\nvariant v\n  step rb_gemm\n    args m, n, k, batch, ta, tb, a, b, y\n    global cdiv(n, TS)\n";
+  const Outcome bad = run("check matmul --cases 2 --device pocl:0 --plan " + plan.string());
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find(plan.string() + ":5: 'cdiv(n, TS)': unknown name 'TS'"), std::string::npos) << bad.output;
+}
+
+TEST(CliPlans, OpsListsTheVariants) {
+  const Outcome r = run("ops --variants");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("variant seed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("conv2d_forward_bias (when bias == 1): global (roundup(numel(y), 256)) local (256)"), std::string::npos) << r.output;
+}
+
 TEST(Cli, DevicesWithoutAnyDriverSaysSo) {
   const Outcome r = run("devices", "OCL_ICD_VENDORS=/nonexistent-vendors-dir");
   EXPECT_EQ(r.status, 2);

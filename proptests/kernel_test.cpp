@@ -241,3 +241,31 @@ TEST(PlantedKernel, GroupNormThatIgnoresChannelsNotDivisibleByGroups) {
   }
   EXPECT_FALSE(catch_bug("group_norm", "group_norm_seed.cl", {"seed_group_norm"}, 40, Values::Normal).has_value());
 }
+
+// ---- the sizes tried follow the plan in use --------------------------------------------------------
+
+TEST(PlanBoundaries, AKernelWrongOnlyAtItsOwnWorkGroupMultipleIsCaught) {
+  auto& dev = devices().at(0);
+  for (const int wg : {96, 200}) {
+    const plans::KernelSource source{.kernel_file = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/row_sum_misses_last_chunk.cl",
+                                     .entries = {"row_sum"}, .args = "x, y, m, n, over", .global = "(over == 0 ? 1 : m) * WG",
+                                     .local = "WG", .defines = {"WG=" + std::to_string(wg)}};
+    KernelChecker kc(*dev.runtime, source);
+    const CasePlan plan(kc.variants("sum"), "sum", 200, 1);
+    std::optional<CaseResult> caught;
+    for (int i = 0; i < plan.count() && !caught; ++i) {
+      const KernelCase c = plan.at(i);
+      const CaseResult r = kc.run(c.problem.value(), c.values, c.seed, c.variant);
+      if (!r.passed) caught = shrink_case(kc, c, r);
+    }
+    ASSERT_TRUE(caught.has_value()) << "WG=" << wg << ": a bug at multiples of the work-group size was not caught";
+    EXPECT_EQ(caught->problem.s("over"), "row") << caught->problem.line();
+    EXPECT_EQ(caught->problem.i("n") % wg, 0) << "shrunk to a multiple of WG=" << wg << ": " << caught->problem.line();
+    std::cout << "WG=" << wg << ": shrunk to " << caught->problem.line() << "\n  repro: " << check_repro(*caught, source) << "\n";
+    // The same cases drawn without the plan's sizes (16-, 32- and 64-wide tiles) never reach the bug.
+    for (int i = 0; i < 200; ++i) {
+      const Problem p = sample_problem("sum", GenContext(kBudget), 1, i, 200).value();
+      ASSERT_TRUE(p.s("over") == "all" || p.i("n") % wg != 0) << p.line();
+    }
+  }
+}
