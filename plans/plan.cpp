@@ -155,6 +155,38 @@ class PlanParser {
       Scratch s{rest.substr(0, sp), Expr::parse(rest.substr(sp)), here()};
       if (!is_identifier(s.name)) throw Error("scratch name '" + s.name + "' must be a name");
       v.scratch.push_back(std::move(s));
+    } else if (key == "tune") {
+      need("NAME=V1,V2,... (a define and the values to try)");
+      variant_level();
+      std::istringstream ss(rest);
+      std::string item;
+      while (ss >> item) {
+        const size_t eq = item.find('=');
+        const std::string name = item.substr(0, eq);
+        if (eq == std::string::npos || !is_identifier(name)) throw Error("tune '" + item + "' must be NAME=V1,V2,...");
+        std::vector<std::string> values;
+        for (const auto& x : split_top_level(item.substr(eq + 1))) {
+          if (x.empty()) throw Error("tune '" + item + "': an empty value");
+          values.push_back(x);
+        }
+        for (const auto& t : v.tunables)
+          if (t.first == name) throw Error("tune " + name + " is given twice");
+        v.tunables.emplace_back(name, values);
+      }
+    } else if (key == "require") {
+      need("a condition on the defines");
+      variant_level();
+      v.requires_.push_back(Expr::parse(rest));
+      require_lines_.push_back(line_);
+    } else if (key == "class") {
+      need("NAME [when CONDITION]");
+      variant_level();
+      const size_t w = rest.find(" when ");
+      ShapeClass c{trim(rest.substr(0, w)), w == std::string::npos ? Expr() : Expr::parse(rest.substr(w + 6))};
+      if (!is_identifier(c.name)) throw Error("class name '" + c.name + "' must be a name");
+      if (!v.classes.empty() && v.classes.back().when.empty()) throw Error("class " + c.name + " follows a class without a condition, which takes every problem");
+      v.classes.push_back(std::move(c));
+      class_lines_.push_back(line_);
     } else if (key == "step") {
       need("the kernel's entry name");
       if (!is_identifier(rest)) throw Error("entry '" + rest + "' must be a kernel name");
@@ -182,7 +214,7 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, when, scratch, step, args, global, local)");
+      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, when, scratch, tune, require, class, step, args, global, local)");
     }
   }
 
@@ -247,6 +279,23 @@ class PlanParser {
         if (!tensors.count(t)) throw Error(where + "'" + e.text() + "': " + v.op + " has no tensor '" + t + "' (its tensors: " + join(tensors) + ")");
     };
     if (!v.when.empty()) check_expr(v.when, at(v.when_line));
+    for (const auto& [name, values] : v.tunables) {
+      const std::string* d = v.define(name);
+      if (!d) throw Error(v.where.str() + ": tune " + name + ": declare its default with 'define " + name + "=...' first");
+      for (const auto& x : values)
+        if (as_integer(*d).has_value() != as_integer(x).has_value())
+          throw Error(v.where.str() + ": tune " + name + "=" + x + ": the default " + *d + " and this value are not both integers");
+    }
+    for (size_t i = 0; i < v.requires_.size(); ++i) {
+      const std::string where = at(require_lines_[i]);
+      for (const auto& n : v.requires_[i].names())
+        if (!integer_defines.count(n)) throw Error(where + "require '" + v.requires_[i].text() + "': '" + n + "' is not an integer define (a requirement is on the defines alone)");
+    }
+    require_lines_.clear();
+    if (const std::string unmet = v.unmet_requirement(); !unmet.empty()) throw Error(v.where.str() + ": the defaults break a requirement: " + unmet);
+    for (size_t i = 0; i < v.classes.size(); ++i)
+      if (!v.classes[i].when.empty()) check_expr(v.classes[i].when, at(class_lines_[i]));
+    class_lines_.clear();
     for (const auto& s : v.scratch) check_expr(s.floats, s.where.str() + ": ");
     for (auto& step : v.steps) {
       const std::string where = step.where.str() + ": step " + step.entry + ": ";
@@ -284,6 +333,7 @@ class PlanParser {
   int line_ = 0;
   std::optional<Variant> current_;
   std::vector<Variant> variants_;
+  std::vector<int> require_lines_, class_lines_;  // of the variant being read
 };
 
 // Wraps an evaluation error with the plan line and the problem.
@@ -324,6 +374,32 @@ Variant Variant::with_defines(const std::vector<std::pair<std::string, std::stri
     it->second = value;
   }
   return v;
+}
+
+std::string Variant::unmet_requirement() const {
+  Env env;
+  env.value = [this](const std::string& n) -> std::optional<Value> {
+    const std::string* d = define(n);
+    const auto i = d ? as_integer(*d) : std::nullopt;
+    return i ? std::optional<Value>(Value{*i}) : std::nullopt;
+  };
+  for (const auto& r : requires_) {
+    try {
+      if (r.eval_int(env) == 0) return "'" + r.text() + "' does not hold for " + build_options();
+    } catch (const Error& e) {
+      return e.what();
+    }
+  }
+  return "";
+}
+
+std::string class_of(const Variant& v, const Problem& p) {
+  if (v.classes.empty()) return "all";
+  const Env env = env_for(v, p);
+  for (const auto& c : v.classes)
+    if (c.when.empty() || at_plan(v.where, "class " + c.name + " '" + c.when.text() + "'", p, [&] { return c.when.eval_int(env) != 0; }))
+      return c.name;
+  return "";
 }
 
 std::vector<Variant> parse_plan(const std::string& text, const std::string& path, const std::string& file_dir) {

@@ -63,6 +63,13 @@ struct Scratch {
   Where where;
 };
 
+// A shape class of a tunable variant: the tuning database holds one set of defines per device and
+// class (opencl/tuning/).
+struct ShapeClass {
+  std::string name;
+  Expr when;  // empty: every problem (the last class)
+};
+
 struct Variant {
   std::string op, name;
   std::string file;        // the .cl: a name under the kernel folder, or an absolute path
@@ -72,6 +79,11 @@ struct Variant {
   std::vector<Step> steps;
   Where where;             // the 'variant' line
   int when_line = 0;
+  // Tuning (plumbline tune): the values each tunable define may take, the constraints every
+  // combination must meet (expressions over the defines), and the shape classes tuned apart.
+  std::vector<std::pair<std::string, std::vector<std::string>>> tunables;
+  std::vector<Expr> requires_;
+  std::vector<ShapeClass> classes;
 
   // "-DTS=32 -DWPT=4": the build options of the variant's program.
   std::string build_options() const;
@@ -80,6 +92,8 @@ struct Variant {
   Variant with_defines(const std::vector<std::pair<std::string, std::string>>& overrides) const;
   // The variant's name as results show it: "matmul/tiled".
   std::string id() const { return op + "/" + name; }
+  // Whether the defines meet every `require` line; the first that fails, in words, when not.
+  std::string unmet_requirement() const;
 };
 
 // Parses a plan file's text. `path` names it in messages; `file_dir` is where relative `file` names
@@ -109,6 +123,10 @@ Dispatch dispatch(const Variant& v, const Step& s, const Problem& p);
 // The sizes a variant's tiles and work-groups are built from: every integer define >= 2 and every
 // local size >= 2 that does not depend on the problem. The generators reach their multiples +-1.
 std::vector<int64_t> tile_sizes(const Variant& v);
+
+// The shape class of p: the first whose condition holds; "all" when the variant declares none, ""
+// when none holds (the plan's defaults then serve p).
+std::string class_of(const Variant& v, const Problem& p);
 
 // A problem near p that meets v's condition, made by setting the attributes its conjuncts name
 // (k == 1, c % 4 == 0, r <= 3, ...) and re-validating; nullopt when that does not get there.

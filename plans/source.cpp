@@ -172,6 +172,8 @@ std::vector<Variant> variants_for(const KernelSource& s, const std::string& op) 
     for (auto& v : all) {
       if (!s.variant.empty() && v.name != s.variant) continue;
       out.push_back(defines.empty() ? std::move(v) : v.with_defines(defines));
+      if (const std::string unmet = out.back().unmet_requirement(); !unmet.empty())
+        throw Error("--define: variant " + out.back().id() + " (" + out.back().where.str() + "): " + unmet);
     }
     if (out.empty()) find_variant(all, s.variant, op);  // the error listing the variants
     return out;

@@ -339,6 +339,8 @@ TEST(ReferenceValues, ActivationEdgeValuesFollowTheLimits) {
     EXPECT_TRUE(std::isnan(act_forward(a, nan)));
     if (a != Act::None) EXPECT_TRUE(std::isnan(act_derivative(a, nan)));
   }
+  // The identity's derivative is 1 everywhere: a NaN pre-activation does not turn d_y into NaN.
+  EXPECT_EQ(act_derivative(Act::None, nan), 1.0);
 }
 
 TEST(ReferenceValues, BadClassIndexIsAClearError) {

@@ -67,6 +67,10 @@ T act_forward(Act a, T x) {
 
 template <class T>
 T act_derivative(Act a, T x) {
+  // The identity's derivative is 1 at every input, NaN included: no activation multiplies the
+  // gradient by nothing (as autograd in PyTorch and JAX gives), so a NaN pre-activation does not
+  // reach d_a or d_b through it. Every other activation's derivative at NaN is NaN.
+  if (a == Act::None) return T(1);
   if (std::isnan(x)) return x;
   const bool pos_inf = std::isinf(x) && x > 0, neg_inf = std::isinf(x) && x < 0;
   switch (a) {

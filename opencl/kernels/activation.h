@@ -34,6 +34,7 @@ float act_value(int kind, float x) {
 }
 
 float act_slope(int kind, float x) {
+  if (kind == 0) return 1.0f;  // the identity's derivative, NaN inputs included (as the reference)
   if (isnan(x)) return x;
   if (isinf(x) && kind >= 2 && kind <= 4) return x > 0.0f ? 1.0f : 0.0f;
   switch (kind) {
