@@ -155,10 +155,14 @@ int col_of(int j) { return get_group_id(0) * NWG + (j / 4) * 4 * NDIMC + 4 * get
     }                                                                                                       \
   }
 
-#define XGEMM_LOCALS                      \
-  __local float As[2 * KWG * MWG];        \
-  __local float Bs[2 * KWG * NWG];        \
-  float acc[MWI * NWI];                   \
+// The slabs are float4 arrays: their float4 reads and writes need 16-byte alignment, which a float
+// array does not promise (NVIDIA places __local arrays at 4-byte alignment).
+#define XGEMM_LOCALS                                   \
+  __local float4 As4[2 * KWG * MWG / 4];               \
+  __local float4 Bs4[2 * KWG * NWG / 4];               \
+  __local float* As = (__local float*)As4;             \
+  __local float* Bs = (__local float*)Bs4;             \
+  float acc[MWI * NWI];                                \
   const long z = get_group_id(2);
 
 // matmul: C = op(A) @ op(B). Global size (cdiv(n, NWG) * NDIMC, cdiv(m, MWG) * MDIMC, batches).
