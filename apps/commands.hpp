@@ -21,6 +21,7 @@ void add_rules_command(CLI::App& app, Context& ctx);
 void add_bench_command(CLI::App& app, Context& ctx);
 void add_gate_command(CLI::App& app, Context& ctx);
 void add_mutants_command(CLI::App& app, Context& ctx);
+void add_tune_command(CLI::App& app, Context& ctx);
 
 // Operators named on the command line: one name, or every registered operator with `all`.
 // `keep` filters (e.g. backward operators only for gradcheck).

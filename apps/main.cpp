@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   add_bench_command(app, ctx);
   add_gate_command(app, ctx);
   add_mutants_command(app, ctx);
+  add_tune_command(app, ctx);
 #endif
   try {
     app.parse(argc, argv);

@@ -5,7 +5,8 @@
 
 namespace plumbline::bench {
 
-TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed) : kc_(kc), p_(p), variant_(kc.select(p)) {
+TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, const plans::Variant* v)
+    : kc_(kc), p_(p), variant_(v ? *v : kc.select(p)) {
   const Signature sig = signature_of(p);
   ocl::Runtime& rt = kc.runtime();
   Rng rng(seed);
@@ -23,10 +24,10 @@ TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed) :
 
 double TimedProblem::launch() { return ocl::launch(kc_.runtime(), p_, variant_, kc_.program_for(variant_), buffers_); }
 
-CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed) {
+CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed, const plans::Variant* variant) {
   CheckOnce c;
   c.checked = p;
-  const plans::Variant& v = kc.select(p);
+  const plans::Variant& v = variant ? *variant : kc.select(p);
   for (const char* batch : {"n", "batch", "b", "m"}) {
     if (!c.checked.has(batch)) continue;
     // Halve the batch-like dimension until the reference fits the budget (bwd_data keeps n >= 1, ...).

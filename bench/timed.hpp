@@ -12,7 +12,8 @@ namespace plumbline::bench {
 
 class TimedProblem {
  public:
-  TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed);
+  // Times variant v (the one that serves p when null).
+  TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, const plans::Variant* v = nullptr);
   double launch();
   const plans::Variant& variant() const { return variant_; }
 
@@ -34,6 +35,6 @@ struct CheckOnce {
 // case). A problem whose reference would cost more than `flops_budget` (the reference runs in double
 // on the host) is checked at a smaller batch (n, batch, b or m halved until it fits, as long as the
 // same variant serves it): the same layer, every other dimension as timed.
-CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed);
+CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed, const plans::Variant* v = nullptr);
 
 }  // namespace plumbline::bench

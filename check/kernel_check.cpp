@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "plans/library.hpp"
+#include "plans/tuning.hpp"
 #include "reference/reference.hpp"
 
 namespace plumbline {
@@ -15,13 +16,65 @@ KernelChecker::KernelChecker(ocl::Runtime& runtime, plans::KernelSource source) 
   source_.validate();
 }
 
-const std::vector<plans::Variant>& KernelChecker::variants(const std::string& op) {
-  auto it = variants_.find(op);
-  if (it == variants_.end()) it = variants_.emplace(op, plans::variants_for(source_, op)).first;
-  return it->second;
+const KernelChecker::OpKernels& KernelChecker::kernels(const std::string& op) {
+  auto it = kernels_.find(op);
+  if (it != kernels_.end()) return it->second;
+  // --variant NAME@CLASS asks for one tuned instance of NAME.
+  plans::KernelSource source = source_;
+  const size_t at = source.variant.find('@');
+  if (at != std::string::npos) source.variant.resize(at);
+  OpKernels k;
+  const auto& db = plans::tuning_database();
+  const ocl::DeviceInfo& dev = rt_.device();
+  for (auto& v : plans::variants_for(source, op)) {
+    k.base.push_back(k.all.size());
+    k.all.push_back(v);
+    // Tuned instances: ours only, and not when --define asks for other defines.
+    if (!source.ours() || !source.defines.empty()) continue;
+    std::vector<std::string> classes;
+    for (const auto& c : v.classes) classes.push_back(c.name);
+    if (classes.empty()) classes.push_back("all");
+    for (const auto& cls : classes) {
+      const plans::TuningEntry* e = plans::find_tuning(db, dev.name, dev.driver_version, op, v.name, cls);
+      if (!e) continue;
+      plans::Variant tuned;
+      try {
+        tuned = v.with_defines(e->defines);
+      } catch (const Error& err) {
+        throw Error(e->where.str() + ": " + err.what());
+      }
+      if (const std::string unmet = tuned.unmet_requirement(); !unmet.empty()) throw Error(e->where.str() + ": " + unmet);
+      tuned.name = v.name + "@" + cls;
+      k.tuned[tuned.name] = k.all.size();
+      k.all.push_back(std::move(tuned));
+    }
+  }
+  if (at != std::string::npos) {
+    auto t = k.tuned.find(source_.variant);
+    if (t == k.tuned.end())
+      throw Error(op + " has no tuned instance '" + source_.variant + "' on " + dev.selector + " (" + dev.name + "): plumbline tune makes them");
+    OpKernels only;
+    only.all.push_back(k.all[t->second]);
+    only.base.push_back(0);
+    k = std::move(only);
+  }
+  return kernels_.emplace(op, std::move(k)).first->second;
 }
 
-const plans::Variant& KernelChecker::select(const Problem& p) { return plans::select_variant(variants(p.op()), p); }
+const std::vector<plans::Variant>& KernelChecker::variants(const std::string& op) { return kernels(op).all; }
+
+const plans::Variant& KernelChecker::select(const Problem& p) {
+  const OpKernels& k = kernels(p.op());
+  for (size_t i : k.base) {
+    const plans::Variant& v = k.all[i];
+    if (!plans::applies(v, p)) continue;
+    auto t = k.tuned.find(v.name + "@" + plans::class_of(v, p));
+    return t == k.tuned.end() ? v : k.all[t->second];
+  }
+  std::vector<plans::Variant> base;
+  for (size_t i : k.base) base.push_back(k.all[i]);
+  return plans::select_variant(base, p);  // the error that names every condition
+}
 
 const cl::Program& KernelChecker::program_for(const plans::Variant& v) {
   const std::string options = ocl::program_options(v);

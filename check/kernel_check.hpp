@@ -42,9 +42,11 @@ class KernelChecker {
  public:
   explicit KernelChecker(ocl::Runtime& runtime, plans::KernelSource source = {});
 
-  // The variants this checker runs for op, in order (check covers each; the first whose condition
-  // holds serves a problem otherwise).
+  // The variants this checker runs for op, in order: the plan's, and after each of ours its tuned
+  // instances for this device (NAME@CLASS, from the tuning database). check covers each.
   const std::vector<plans::Variant>& variants(const std::string& op);
+  // The variant that serves p: the first whose condition holds, as tuned for p's shape class on this
+  // device when the database has an entry.
   const plans::Variant& select(const Problem& p);
 
   // One case on variant v (the selected one when null; v's condition must hold for p).
@@ -60,7 +62,13 @@ class KernelChecker {
  private:
   ocl::Runtime& rt_;
   plans::KernelSource source_;
-  std::map<std::string, std::vector<plans::Variant>> variants_;
+  struct OpKernels {
+    std::vector<plans::Variant> all;      // what check covers
+    std::vector<size_t> base;             // the plan's variants among them, in priority order
+    std::map<std::string, size_t> tuned;  // "variant@class" -> its index
+  };
+  const OpKernels& kernels(const std::string& op);
+  std::map<std::string, OpKernels> kernels_;
   std::map<std::string, cl::Program> programs_;
 };
 

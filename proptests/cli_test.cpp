@@ -5,6 +5,7 @@
 #include <fstream>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "core/npy.hpp"
 #include "core/random.hpp"
@@ -217,6 +218,49 @@ TEST(CliPlans, OpsListsTheVariants) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("variant seed"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("conv2d_forward_bias (when bias == 1): global (roundup(numel(y), 256)) local (256)"), std::string::npos) << r.output;
+}
+
+TEST(CliTune, EveryCandidateIsCheckedBeforeItIsTimedAndAWrongOneIsNeverChosen) {
+  // A tunable add that is wrong when VW = 4 (it drops the tail): the tuner reports those candidates
+  // with their repros, times the others, and writes the fastest right one to the database.
+  const fs::path db = temp_dir() / "tuning_db", json = temp_dir() / "tune.json";
+  fs::remove_all(db);
+  const std::string plan = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/vadd_tunable.plan";
+  const Outcome r = run("tune add --plan " + plan + " --problem 'add:n=100000' --device pocl:0 --budget 60 --db " + db.string() +
+                        " --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("VW=4 WG=64: WRONG, discarded: unwritten"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("VW=4 WG=128: WRONG, discarded: unwritten"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("8 candidates in"), std::string::npos) << "the whole space of 8 fits the budget\n" << r.output;
+  // Wrong candidates were never timed; every right one was.
+  std::ifstream jf(json);
+  const auto j = nlohmann::json::parse(jf);
+  int wrong = 0, timed = 0;
+  for (const auto& c : j["results"][0]["candidates"]) {
+    const bool vw4 = c["defines"].get<std::string>().find("VW=4") != std::string::npos;
+    EXPECT_EQ(c["status"].get<std::string>(), vw4 ? "wrong" : "timed") << c.dump();
+    EXPECT_EQ(c["seconds"].get<double>() > 0, !vw4) << c.dump();
+    wrong += vw4;
+    timed += !vw4;
+  }
+  EXPECT_EQ(wrong, 2);
+  EXPECT_EQ(timed, 6);
+  // The database entry: the winner is one of the right candidates.
+  std::string entry;
+  for (const auto& f : fs::directory_iterator(db)) {
+    std::ifstream in(f.path());
+    for (std::string line; std::getline(in, line);)
+      if (line.find(" | add | vadd | all | ") != std::string::npos) entry = line;
+  }
+  ASSERT_FALSE(entry.empty()) << "no database entry written";
+  EXPECT_EQ(entry.find("VW=4"), std::string::npos) << entry;
+  EXPECT_NE(entry.find("(2 wrong, 0 invalid)"), std::string::npos) << entry;
+  // Each wrong candidate's repro fails again on its own.
+  const size_t at = r.output.find("repro: plumbline ");
+  ASSERT_NE(at, std::string::npos);
+  const std::string repro = r.output.substr(at + 17, r.output.find('\n', at) - at - 17);
+  const Outcome again = run(repro);
+  EXPECT_EQ(again.status, 1) << repro << "\n" << again.output;
 }
 
 TEST(Cli, DevicesWithoutAnyDriverSaysSo) {

@@ -1,0 +1,43 @@
+#pragma once
+// The tuning database: for each device (and driver), operator, variant and shape class, the defines
+// `plumbline tune` found fastest among those that passed their checks. Reviewed text files in the
+// repository, one per device, under opencl/tuning/ (PLUMBLINE_TUNING_DIR overrides), CLBlast's model:
+//
+//   # device | driver | op | variant | class | defines | evidence
+//   NVIDIA H100 80GB HBM3 | 580.159.04 | matmul | xgemm | large | MWG=128 NWG=128 KWG=8 MDIMC=8 NDIMC=16 | 37.2 TFLOP/s ...
+//
+// A launch takes the entry of its device and driver; else one of its device with another driver; else
+// the plan's defaults.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plans/plan.hpp"
+
+namespace plumbline::plans {
+
+struct TuningEntry {
+  std::string device, driver, op, variant, shape_class;
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::string evidence;  // what the tuner measured, for the reviewer
+  Where where;
+
+  std::string defines_text() const;  // "MWG=128 NWG=128"
+  std::string line() const;          // the file's line for this entry
+};
+
+std::string tuning_dir();
+// Every entry of every *.tuning file in the folder; Error (FILE:LINE) on a malformed line.
+std::vector<TuningEntry> read_tuning(const std::string& dir);
+const std::vector<TuningEntry>& tuning_database();  // of tuning_dir(), read once
+
+// The entry for this device and driver (else for this device), operator, variant and class.
+const TuningEntry* find_tuning(const std::vector<TuningEntry>& db, const std::string& device, const std::string& driver,
+                               const std::string& op, const std::string& variant, const std::string& shape_class);
+
+// The file that holds a device's entries ("nvidia-h100-80gb-hbm3.tuning").
+std::string tuning_file_name(const std::string& device);
+// Writes the entries into the file, replacing those with the same device, driver, op, variant and class.
+void merge_tuning(const std::string& path, const std::vector<TuningEntry>& entries);
+
+}  // namespace plumbline::plans

@@ -1,0 +1,198 @@
+#include "tune/tuner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <set>
+
+#include "bench/timed.hpp"
+#include "core/error.hpp"
+#include "core/registry.hpp"
+
+namespace plumbline::tune {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// Checks, then times, one candidate. `variant` is the candidate (the base's name, the candidate's defines).
+Candidate evaluate(KernelChecker& kc, const plans::Variant& base, const Defines& d, const std::vector<Problem>& problems,
+                   const TuneOptions& o) {
+  Candidate c{d, "invalid", "", 0};
+  const std::vector<plans::Variant> one{base.with_defines(d)};
+  const plans::Variant& v = one[0];
+  plans::KernelSource repro_source = kc.source();
+  repro_source.variant = base.name;
+  repro_source.defines.clear();
+  for (const auto& [n, x] : d) repro_source.defines.push_back(n + "=" + x);
+  try {
+    kc.program_for(v);
+  } catch (const Error& e) {
+    c.message = "does not build: " + first_line(e.what());
+    return c;
+  }
+  try {
+    // 1. Problems at the candidate's own tile boundaries, every value distribution.
+    const CasePlan plan(one, o.op, o.check_cases, o.seed);
+    for (int i = 0; i < plan.count(); ++i) {
+      const KernelCase kcase = plan.at(i);
+      const CaseResult r = kc.run(kcase.problem.value(), kcase.values, kcase.seed, &v);
+      if (!r.passed) {
+        c.status = "wrong";
+        c.message = r.verdict + ": " + r.message + "\n      repro: " + check_repro(r, repro_source);
+        return c;
+      }
+    }
+    // 2. The class's own problems (at a smaller batch where the reference would cost too much).
+    for (const auto& p : problems) {
+      const bench::CheckOnce co = bench::check_once(kc, p, o.check_budget, o.seed, &v);
+      if (!co.passed) {
+        c.status = "wrong";
+        c.message = co.message;
+        return c;
+      }
+    }
+    // 3. Timed: the median over repetitions of the mean kernel time of a repetition's launches.
+    for (const auto& p : problems) {
+      bench::TimedProblem t(kc, p, o.seed, &v);
+      t.launch();
+      t.launch();
+      std::vector<double> samples;
+      for (int r = 0; r < o.repetitions; ++r) {
+        double total = 0;
+        int launches = 0;
+        do {
+          total += t.launch();
+          ++launches;
+        } while (total < o.min_time);
+        samples.push_back(total / launches);
+      }
+      std::nth_element(samples.begin(), samples.begin() + static_cast<long>(samples.size() / 2), samples.end());
+      c.seconds += samples[samples.size() / 2];
+    }
+    c.status = "timed";
+  } catch (const Error& e) {
+    // The launch was refused (a work-group or local memory beyond the device's limits): it cannot run here.
+    c.status = "invalid";
+    c.message = first_line(e.what());
+  }
+  return c;
+}
+
+std::string describe(const Candidate& c, double flops) {
+  char buf[128];
+  if (c.status != "timed") return c.status == "wrong" ? "WRONG, discarded: " + c.message : "invalid: " + c.message;
+  std::snprintf(buf, sizeof buf, "%.4f ms (%.1f GFLOP/s)", c.seconds * 1e3, flops / c.seconds / 1e9);
+  return buf;
+}
+
+}  // namespace
+
+int ClassResult::count(const std::string& status) const {
+  return static_cast<int>(std::count_if(tried.begin(), tried.end(), [&](const Candidate& c) { return c.status == status; }));
+}
+
+std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
+  if (o.problems.empty()) throw Error("tune " + o.op + ": no problems to tune on (give --problem or --batch with problems of " + o.op + ")");
+  // The tunable variants of the plan (not tuned instances) and their classes' problems.
+  std::vector<ClassResult> results;
+  std::vector<const plans::Variant*> bases;
+  for (const auto& v : kc.variants(o.op)) {
+    if (v.tunables.empty() || v.name.find('@') != std::string::npos) continue;
+    std::map<std::string, std::vector<Problem>> by_class;
+    std::vector<std::string> order;
+    for (const auto& p : o.problems) {
+      if (p.op() != o.op || !plans::applies(v, p)) continue;
+      const std::string cls = plans::class_of(v, p);
+      if (cls.empty()) continue;
+      if (!by_class.count(cls)) order.push_back(cls);
+      by_class[cls].push_back(p);
+    }
+    for (const auto& cls : order) {
+      ClassResult r{v.name, cls, by_class[cls]};
+      for (const auto& p : r.problems) r.flops += signature_of(p).flops;
+      results.push_back(std::move(r));
+      bases.push_back(&v);
+    }
+  }
+  if (results.empty()) throw Error("tune " + o.op + ": no tunable variant serves the problems given");
+  const double per_class = o.budget_seconds / static_cast<double>(results.size());
+  const ocl::DeviceInfo& dev = kc.runtime().device();
+  for (size_t ri = 0; ri < results.size(); ++ri) {
+    ClassResult& r = results[ri];
+    const plans::Variant& base = *bases[ri];
+    const Space space(base);
+    const auto t0 = Clock::now();
+    std::set<Defines> seen;
+    auto report = [&](const Candidate& c, const char* why) {
+      if (!o.progress) return;
+      char head[64];
+      std::snprintf(head, sizeof head, "[%3zu, %5.0f s] ", r.tried.size(), since(t0));
+      o.progress(o.op + "/" + r.variant + " " + r.shape_class + " " + head + to_string(c.defines) + ": " + describe(c, r.flops) +
+                 (c.status == "timed" && r.best && r.best->defines == c.defines ? "  best so far" : "") + why);
+    };
+    auto attempt = [&](const Defines& d, const char* why) {
+      if (!seen.insert(d).second) return false;
+      const Candidate c = evaluate(kc, base, d, r.problems, o);
+      r.tried.push_back(c);
+      const bool better = c.status == "timed" && (!r.best || c.seconds < r.best->seconds);
+      if (better) r.best = c;
+      report(c, why);
+      return better;
+    };
+    // The plan's defaults, the database's entries for this device (a warm start), then random ones.
+    attempt(space.defaults(), " (the plan's defaults)");
+    if (!r.tried.empty() && r.tried.back().status == "timed") r.defaults = r.tried.back();
+    for (const auto& e : plans::tuning_database()) {
+      if (e.device != dev.name || since(t0) > per_class) continue;
+      Defines d;
+      for (const auto& [name, values] : base.tunables) {
+        auto it = std::find_if(e.defines.begin(), e.defines.end(), [&](const auto& x) { return x.first == name; });
+        if (it == e.defines.end()) break;
+        d.emplace_back(name, it->second);
+      }
+      if (d.size() == base.tunables.size() && space.contains(d)) attempt(d, (" (database: " + e.op + "/" + e.variant + " " + e.shape_class + ")").c_str());
+    }
+    std::vector<Defines> order = space.valid();
+    std::mt19937_64 rng(o.seed + ri);
+    std::shuffle(order.begin(), order.end(), rng);
+    size_t next = 0;
+    while (since(t0) < 0.6 * per_class && next < order.size()) attempt(order[next++], "");
+    // Local refinement: the best one's neighbours, moving while one improves.
+    bool moved = r.best.has_value();
+    while (moved && since(t0) < per_class) {
+      moved = false;
+      for (const auto& n : space.neighbours(r.best->defines)) {
+        if (since(t0) >= per_class) break;
+        if (attempt(n, " (neighbour)")) {
+          moved = true;
+          break;
+        }
+      }
+      if (!moved)  // a local optimum: spend what is left on random ones
+        while (since(t0) < per_class && next < order.size()) moved = attempt(order[next++], "") || moved;
+    }
+    r.elapsed = since(t0);
+  }
+  return results;
+}
+
+plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date) {
+  if (!r.best) throw Error(op + "/" + r.variant + " class " + r.shape_class + ": no candidate passed its checks");
+  std::string problems;
+  for (const auto& p : r.problems) problems += (problems.empty() ? "" : " ") + p.line();
+  char defaults[64] = "", buf[512];
+  if (r.defaults) std::snprintf(defaults, sizeof defaults, ", the plan's defaults %.1f GFLOP/s", r.flops / r.defaults->seconds / 1e9);
+  std::snprintf(buf, sizeof buf, "%.1f GFLOP/s (%.4f ms)%s; %zu candidates in %.0f s (%d wrong, %d invalid); %s on ",
+                r.flops / r.best->seconds / 1e9, r.best->seconds * 1e3, defaults, r.tried.size(), r.elapsed, r.count("wrong"),
+                r.count("invalid"), date.c_str());
+  return {device.name, device.driver_version, op, r.variant, r.shape_class, r.best->defines, buf + problems, {}};
+}
+
+}  // namespace plumbline::tune

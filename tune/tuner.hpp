@@ -1,0 +1,56 @@
+#pragma once
+// `plumbline tune`: searches a variant's tuning space (tune/space.hpp) on one device, per shape class
+// of the problems given. Every candidate is checked before it is timed: first on problems drawn at its
+// own tile boundaries (as `plumbline check` draws them), then on the class's problems (at a smaller
+// batch when the double reference would cost too much). A candidate that fails is discarded and
+// reported with its repro, never timed; one the device cannot run (a build failure, a work-group or
+// local memory beyond its limits) is reported as invalid. The survivors are timed as `plumbline
+// bench` times (profiling events, warm-up, median of repetitions). The search: the plan's defaults,
+// then the database's entries for this device (a warm start), random candidates for most of the
+// budget, then a local refinement from the best one (one define at a time to its next value).
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/kernel_check.hpp"
+#include "plans/tuning.hpp"
+#include "tune/space.hpp"
+
+namespace plumbline::tune {
+
+struct TuneOptions {
+  std::string op;
+  std::vector<Problem> problems;  // of op; each tunable variant is tuned per shape class of these
+  double budget_seconds = 60;     // for all variants and classes together
+  int check_cases = 12;           // edge cases per candidate before it is timed
+  int repetitions = 5;
+  double min_time = 0.005;        // seconds of kernel time per repetition
+  double check_budget = 1e8;      // FLOPs of the reference check of each class problem
+  uint64_t seed = 1;
+  std::function<void(const std::string&)> progress;  // one line per candidate
+};
+
+struct Candidate {
+  Defines defines;
+  std::string status;   // timed, wrong, invalid
+  std::string message;  // what was wrong (with the repro) or why it cannot run
+  double seconds = 0;   // timed: the class's problems' median times, summed
+};
+
+struct ClassResult {
+  std::string variant, shape_class;
+  std::vector<Problem> problems;
+  double flops = 0;  // of the problems together
+  std::vector<Candidate> tried;
+  std::optional<Candidate> best, defaults;
+  double elapsed = 0;
+  int count(const std::string& status) const;
+};
+
+std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o);
+
+// The database entry for a class's winner, with the evidence a reviewer reads.
+plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date);
+
+}  // namespace plumbline::tune
