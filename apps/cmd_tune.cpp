@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "apps/commands.hpp"
 #include "apps/kernel_flags.hpp"
@@ -21,7 +22,7 @@ namespace plumbline::apps {
 void add_tune_command(CLI::App& app, Context& ctx) {
   struct Options {
     std::string op, device, db, json;
-    std::vector<std::string> batches, problems;
+    std::vector<std::string> batches, problems, start;
     plans::KernelSource source;
     double budget = 60;
     int check_cases = 12, repetitions = 5;
@@ -38,6 +39,7 @@ void add_tune_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--check-cases", opt->check_cases, "cases at each candidate's tile boundaries before it is timed")->check(CLI::PositiveNumber);
   cmd->add_option("--repetitions", opt->repetitions, "timed repetitions per problem (the median counts)")->check(CLI::PositiveNumber);
   cmd->add_option("--seed", opt->seed, "seed of the search and of the checks");
+  cmd->add_option("--start", opt->start, "a candidate to try first, e.g. 'MWG=128 NWG=128 KWG=8 MDIMC=8 NDIMC=16' (repeatable)");
   cmd->add_option("--db", opt->db, "tuning database folder to write (default: this tree's opencl/tuning, or PLUMBLINE_TUNING_DIR)");
   cmd->add_flag("--dry-run", opt->dry_run, "print the winners, write nothing");
   cmd->add_option("--json", opt->json, "every candidate tried, with its verdict and time");
@@ -51,6 +53,18 @@ void add_tune_command(CLI::App& app, Context& ctx) {
     o.check_cases = opt->check_cases;
     o.repetitions = opt->repetitions;
     o.seed = opt->seed;
+    for (const auto& text : opt->start) {
+      tune::Defines d;
+      std::string items = text;
+      std::replace(items.begin(), items.end(), ',', ' ');
+      std::istringstream ss(items);
+      for (std::string item; ss >> item;) {
+        const size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0) throw Error("--start '" + text + "': '" + item + "' must be NAME=VALUE");
+        d.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+      }
+      o.start.push_back(d);
+    }
     for (const auto& f : opt->batches)
       for (const auto& e : bench::read_batch(f))
         if (e.problem.op() == opt->op) o.problems.push_back(e.problem);

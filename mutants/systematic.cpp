@@ -91,16 +91,31 @@ std::string apply(const std::string& source, const Mutation& m) {
   return out;
 }
 
+namespace {
+
+// Whether `file` is `top` or reaches it through #include lines (followed transitively).
+bool includes(const std::string& kernel_dir, const std::string& top, const std::string& file, int depth = 0) {
+  if (top == file) return true;
+  if (depth > 8) return false;
+  static const std::regex include(R"re(^\s*#include "([^"]+)")re");
+  std::stringstream ss(read(kernel_dir + "/" + top));
+  for (std::string line; std::getline(ss, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, include) && includes(kernel_dir, m[1].str(), file, depth + 1)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<std::string> ops_using(const std::string& kernel_dir, const std::string& file) {
   std::vector<std::string> ops;
-  for (const auto& op : plans::ops_with_plans()) {
-    for (const auto& v : plans::our_variants(op)) {
-      if (v.file == file || read(kernel_dir + "/" + v.file).find("#include \"" + file + "\"") != std::string::npos) {
+  for (const auto& op : plans::ops_with_plans())
+    for (const auto& v : plans::our_variants(op))
+      if (includes(kernel_dir, v.file, file)) {
         ops.push_back(op);
         break;
       }
-    }
-  }
   return ops;
 }
 

@@ -149,6 +149,14 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
     // The plan's defaults, the database's entries for this device (a warm start), then random ones.
     attempt(space.defaults(), " (the plan's defaults)");
     if (!r.tried.empty() && r.tried.back().status == "timed") r.defaults = r.tried.back();
+    for (const auto& d : o.start) {
+      Defines ordered;  // in the variant's order, every tunable given
+      for (const auto& [name, values] : base.tunables)
+        for (const auto& x : d)
+          if (x.first == name) ordered.push_back(x);
+      if (!space.contains(ordered)) throw Error("--start '" + to_string(d) + "' is not in the tuning space of " + base.id() + " (every tunable, values from its tune lines, meeting its require lines)");
+      attempt(ordered, " (--start)");
+    }
     for (const auto& e : plans::tuning_database()) {
       if (e.device != dev.name || since(t0) > per_class) continue;
       Defines d;

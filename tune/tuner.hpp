@@ -28,6 +28,7 @@ struct TuneOptions {
   double min_time = 0.005;        // seconds of kernel time per repetition
   double check_budget = 1e8;      // FLOPs of the reference check of each class problem
   uint64_t seed = 1;
+  std::vector<Defines> start;     // candidates to try first (after the defaults): known good ones
   std::function<void(const std::string&)> progress;  // one line per candidate
 };
 

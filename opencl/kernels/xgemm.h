@@ -1,0 +1,170 @@
+// The tuned GEMM core (xgemm.cl, xgemm_bias_act.cl and xgemm_backward.cl hold its entry points, so
+// that each operator builds only its own): C[b] = op(A[b]) @ op(B[b]) for any m, n, k, either operand
+// transposed, batched or not. The design of CLBlast's xgemm
+// and the fast published OpenCL SGEMMs, its tile sizes as defines (its variants in gemm.plan, tuned per device by
+// `plumbline tune` into opencl/tuning/):
+//   - a work-group of NDIMC x MDIMC work-items computes an MWG x NWG tile of C; each work-item holds
+//     MWI x NWI = (MWG/MDIMC) x (NWG/NDIMC) accumulators in registers, as 4 x 4 blocks strided by
+//     4*MDIMC rows and 4*NDIMC columns, so that its operands come from local memory as float4 reads
+//     that neighbouring work-items make to neighbouring addresses (no bank conflicts);
+//   - the depth is walked KWG at a time through local memory, double-buffered: the next slab's global
+//     loads are issued before the current slab is multiplied, and one barrier per slab suffices;
+//   - global loads are float4 wherever the rows are 16-byte aligned (leading dimension % 4 == 0) and
+//     the four elements lie inside the matrix, else guarded scalar loads; outside the matrix the slabs
+//     hold 0, so edge tiles need no other care (0 * 0 in the padding, never 0 * Inf);
+//   - stores are float4 where aligned and inside, else guarded scalars.
+// Operands: A(i, e) = a[i * lda + e] (ta = 0) or a[e * lda + i] (ta = 1), B(e, j) = b[e * ldb + j]
+// (tb = 0) or b[j * ldb + e] (tb = 1); batch entry z starts at a + z * a_batch (likewise b, c).
+#ifndef XGEMM_H
+#define XGEMM_H
+
+#ifndef MWG
+#define MWG 64
+#endif
+#ifndef NWG
+#define NWG 64
+#endif
+#ifndef KWG
+#define KWG 16
+#endif
+#ifndef MDIMC
+#define MDIMC 16
+#endif
+#ifndef NDIMC
+#define NDIMC 16
+#endif
+
+#define MWI (MWG / MDIMC)    // accumulator rows per work-item
+#define NWI (NWG / NDIMC)    // accumulator columns per work-item
+#define WGS (MDIMC * NDIMC)  // work-items per work-group
+#define A_LOADS (MWG * KWG / 4 / WGS)  // float4 loads per work-item per slab
+#define B_LOADS (NWG * KWG / 4 / WGS)
+
+#if MWI % 4 != 0 || NWI % 4 != 0 || (MWG * KWG) % (4 * WGS) != 0 || (NWG * KWG) % (4 * WGS) != 0 || KWG % 4 != 0
+#error "xgemm: the tile sizes break its constraints (the require lines of its variants in gemm.plan)"
+#endif
+
+// Four elements of a tile, as the slab needs them. "Along" loads read four neighbours in memory
+// (x .. x+3 of a row stored contiguously); the caller knows which slab positions they fill.
+float4 load4(__global const float* p, long row, int ld, int col, int rows, int cols) {
+  if (row >= rows) return (float4)(0.0f);
+  __global const float* r = p + row * ld;
+  if (col + 3 < cols && (ld & 3) == 0) return *(__global const float4*)(r + col);
+  return (float4)(col < cols ? r[col] : 0.0f, col + 1 < cols ? r[col + 1] : 0.0f, col + 2 < cols ? r[col + 2] : 0.0f,
+                  col + 3 < cols ? r[col + 3] : 0.0f);
+}
+
+// The global loads of one slab into registers: op(X)'s tile of XWG rows (x0 ..) by KWG depth (k0 ..).
+// Stored [X][K] (trans = 0 for A, 1 for B: depth contiguous) or [K][X] (depth strided).
+#define SLAB_LOADS(NAME, XWG, LOADS)                                                                        \
+  void NAME(__global const float* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, float4 r[LOADS]) { \
+    const int lid = get_local_id(1) * NDIMC + get_local_id(0);                                              \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                                     \
+      const int idx = lid + l * WGS;                                                                        \
+      if (contiguous_depth) { /* rows x, four depths each: x-major so that stores below do not conflict */ \
+        const int x = idx % XWG, kq = idx / XWG;                                                            \
+        r[l] = load4(p, x0 + x, ld, k0 + 4 * kq, xs, ks);                                                   \
+      } else { /* depth rows k, four x each */                                                              \
+        const int xq = idx % (XWG / 4), k = idx / (XWG / 4);                                                \
+        r[l] = load4(p, k0 + k, ld, x0 + 4 * xq, ks, xs);                                                   \
+      }                                                                                                     \
+    }                                                                                                       \
+  }                                                                                                         \
+  void NAME##_store(int contiguous_depth, const float4 r[LOADS], __local float* s) {                       \
+    const int lid = get_local_id(1) * NDIMC + get_local_id(0);                                              \
+    _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                                     \
+      const int idx = lid + l * WGS;                                                                        \
+      if (contiguous_depth) {                                                                               \
+        const int x = idx % XWG, kq = idx / XWG;                                                            \
+        s[(4 * kq + 0) * XWG + x] = r[l].x;                                                                 \
+        s[(4 * kq + 1) * XWG + x] = r[l].y;                                                                 \
+        s[(4 * kq + 2) * XWG + x] = r[l].z;                                                                 \
+        s[(4 * kq + 3) * XWG + x] = r[l].w;                                                                 \
+      } else {                                                                                              \
+        const int xq = idx % (XWG / 4), k = idx / (XWG / 4);                                                \
+        *(__local float4*)(s + k * XWG + 4 * xq) = r[l];                                                    \
+      }                                                                                                     \
+    }                                                                                                       \
+  }
+SLAB_LOADS(slab_a, MWG, A_LOADS)
+SLAB_LOADS(slab_b, NWG, B_LOADS)
+
+// acc[i * NWI + j] += op(A)(row i, :) . op(B)(:, column j) over the whole depth, for this work-item's
+// rows and columns (row_of(i), col_of(j) below). As and Bs hold two slabs each.
+void xgemm_accumulate(int m, int n, int k, __global const float* a, int lda, int ta, __global const float* b, int ldb, int tb,
+                      __local float* As, __local float* Bs, float acc[MWI * NWI]) {
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
+  _Pragma("unroll") for (int i = 0; i < MWI * NWI; ++i) acc[i] = 0.0f;
+  float4 ra[A_LOADS], rb[B_LOADS];
+  const int slabs = (k + KWG - 1) / KWG;
+  if (slabs == 0) return;
+  // A is depth-contiguous when stored [M][K] (ta = 0); B when stored [N][K] (tb = 1).
+  slab_a(a, lda, !ta, m0, 0, m, k, ra);
+  slab_b(b, ldb, tb, n0, 0, n, k, rb);
+  slab_a_store(!ta, ra, As);
+  slab_b_store(tb, rb, Bs);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int t = 0; t < slabs; ++t) {
+    __local const float* as = As + (t & 1) * KWG * MWG;
+    __local const float* bs = Bs + (t & 1) * KWG * NWG;
+    const int more = t + 1 < slabs;
+    if (more) {  // the next slab's loads, in flight while this one is multiplied
+      slab_a(a, lda, !ta, m0, (t + 1) * KWG, m, k, ra);
+      slab_b(b, ldb, tb, n0, (t + 1) * KWG, n, k, rb);
+    }
+    _Pragma("unroll") for (int e = 0; e < KWG; ++e) {
+      float av[MWI], bv[NWI];
+      _Pragma("unroll") for (int c = 0; c < MWI / 4; ++c) {
+        const float4 v = *(__local const float4*)(as + e * MWG + c * 4 * MDIMC + 4 * ty);
+        av[4 * c] = v.x, av[4 * c + 1] = v.y, av[4 * c + 2] = v.z, av[4 * c + 3] = v.w;
+      }
+      _Pragma("unroll") for (int d = 0; d < NWI / 4; ++d) {
+        const float4 v = *(__local const float4*)(bs + e * NWG + d * 4 * NDIMC + 4 * tx);
+        bv[4 * d] = v.x, bv[4 * d + 1] = v.y, bv[4 * d + 2] = v.z, bv[4 * d + 3] = v.w;
+      }
+      _Pragma("unroll") for (int i = 0; i < MWI; ++i)
+        _Pragma("unroll") for (int j = 0; j < NWI; ++j) acc[i * NWI + j] = fma(av[i], bv[j], acc[i * NWI + j]);
+    }
+    if (more) {
+      slab_a_store(!ta, ra, As + ((t + 1) & 1) * KWG * MWG);
+      slab_b_store(tb, rb, Bs + ((t + 1) & 1) * KWG * NWG);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+// The row of C that accumulator row i of this work-item holds; likewise the column of j.
+int row_of(int i) { return get_group_id(1) * MWG + (i / 4) * 4 * MDIMC + 4 * get_local_id(1) + (i % 4); }
+int col_of(int j) { return get_group_id(0) * NWG + (j / 4) * 4 * NDIMC + 4 * get_local_id(0) + (j % 4); }
+
+// Each work-item's outputs through an epilogue: EPILOGUE(value, row, col) gives what is stored. It is
+// evaluated only inside the matrix (an epilogue reads bias[col] and d_y).
+#define STORE_TILE(c, ldc, m, n, EPILOGUE)                                                                  \
+  _Pragma("unroll") for (int i = 0; i < MWI; ++i) {                                                         \
+    const int row = row_of(i);                                                                              \
+    if (row >= m) continue;                                                                                 \
+    _Pragma("unroll") for (int d = 0; d < NWI / 4; ++d) {                                                   \
+      const int col = col_of(4 * d);                                                                        \
+      __global float* out = c + (long)row * ldc + col;                                                      \
+      const float* v = acc + i * NWI + 4 * d;                                                               \
+      if (col + 3 < n && (ldc & 3) == 0) {                                                                  \
+        *(__global float4*)out = (float4)(EPILOGUE(v[0], row, col), EPILOGUE(v[1], row, col + 1),           \
+                                          EPILOGUE(v[2], row, col + 2), EPILOGUE(v[3], row, col + 3));      \
+      } else {                                                                                              \
+        _Pragma("unroll") for (int e = 0; e < 4; ++e) if (col + e < n) out[e] = EPILOGUE(v[e], row, col + e); \
+      }                                                                                                     \
+    }                                                                                                       \
+  }
+
+// The slabs are float4 arrays: their float4 reads and writes need 16-byte alignment, which a float
+// array does not promise (NVIDIA places __local arrays at 4-byte alignment).
+#define XGEMM_LOCALS                                   \
+  __local float4 As4[2 * KWG * MWG / 4];               \
+  __local float4 Bs4[2 * KWG * NWG / 4];               \
+  __local float* As = (__local float*)As4;             \
+  __local float* Bs = (__local float*)Bs4;             \
+  float acc[MWI * NWI];                                \
+  const long z = get_group_id(2);
+
+#endif  // XGEMM_H
