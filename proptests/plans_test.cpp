@@ -156,7 +156,7 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, when, scratch, step, args, global, local)");
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, when, scratch, tune, require, class, step, args, global, local)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
@@ -196,6 +196,28 @@ TEST(PlanFormat, SteeringMeetsAVariantsCondition) {
   EXPECT_FALSE(steer(vs[2], Problem::parse("matmul:m=3")).has_value());
   EXPECT_TRUE(applies(vs[1], *mm));
   EXPECT_FALSE(applies(vs[1], Problem::parse("matmul:m=3")));
+}
+
+TEST(PlanFormat, TuningSpaceRequirementsAndShapeClasses) {
+  const auto vs = parse_plan("op matmul\nvariant v\n  define TS=32 WPT=4\n  tune TS=16,32,64 WPT=2,4,8\n  require TS % WPT == 0 && TS / WPT <= 16\n"
+                             "  class thin when m < 64\n  class wide\n  step s\n    args a, b, y\n    global n\n",
+                             "t.plan");
+  const Variant& v = vs[0];
+  ASSERT_EQ(v.tunables.size(), 2u);
+  EXPECT_EQ(v.tunables[0].second, (std::vector<std::string>{"16", "32", "64"}));
+  EXPECT_EQ(v.unmet_requirement(), "");
+  EXPECT_EQ(v.with_defines({{"TS", "64"}, {"WPT", "2"}}).unmet_requirement(),
+            "'TS % WPT == 0 && TS / WPT <= 16' does not hold for -DTS=64 -DWPT=2");
+  EXPECT_EQ(class_of(v, Problem::parse("matmul:m=8")), "thin");
+  EXPECT_EQ(class_of(v, Problem::parse("matmul:m=64")), "wide");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  define TS=32\n  require TS > 64\n  step s\n    args a\n    global 1\n"),
+            "t.plan:2: the defaults break a requirement: 'TS > 64' does not hold for -DTS=32");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  tune TS=1,2\n  step s\n    args a\n    global 1\n"),
+            "t.plan:2: tune TS: declare its default with 'define TS=...' first");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  define TS=1\n  require m > 1\n  step s\n    args a\n    global 1\n"),
+            "t.plan:4: require 'm > 1': 'm' is not an integer define (a requirement is on the defines alone)");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  class all\n  class more\n  step s\n    args a\n    global 1\n"),
+            "t.plan:4: class more follows a class without a condition, which takes every problem");
 }
 
 // ---- our plan files ----------------------------------------------------------------------------------
@@ -247,7 +269,12 @@ TEST(KernelSource, ErrorsNameTheFlag) {
             "matmul has 1 kernel steps in the default ABI (matmul); --entry names 2 (one name per step, comma-separated, in order: docs/kernel-abi.md)");
   // A define our variant does not declare is a typo.
   const std::string typo = error_of([] { variants_for(KernelSource{.defines = {"TLIE=32"}}, "matmul"); });
-  EXPECT_EQ(typo, "variant matmul/seed (" + our_variants("matmul")[0].where.str() + ") has no define TLIE; its defines: TILE");
+  EXPECT_EQ(typo, "variant matmul/" + our_variants("matmul")[0].name + " (" + our_variants("matmul")[0].where.str() + ") has no define TLIE; its defines: " +
+                      [] {
+                        std::string d;
+                        for (const auto& [n, v] : our_variants("matmul")[0].defines) d += (d.empty() ? "" : ", ") + n;
+                        return d;
+                      }());
 }
 
 TEST(KernelSource, TheDefaultAbiKeepsTheSeedsSizesAndDefines) {

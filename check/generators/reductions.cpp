@@ -1,4 +1,5 @@
-// Problem generators of the reductions and shape family: tall, wide and square matrices.
+// Problem generators of the reductions and shape family: tall, wide and square matrices, and rows long
+// enough to span several of a reduction's chunks.
 #include "check/generators/common.hpp"
 
 namespace plumbline::gen {
@@ -8,7 +9,8 @@ namespace {
 GenFactory matrix_gen(const std::string& op, bool with_over) {
   return [op, with_over](const GenContext& ctx) {
     return rc::gen::exec([ctx, op, with_over] {
-      Attrs a{{"m", *dim(ctx, 1025)}, {"n", *dim(ctx, 1025)}};
+      // Rows up to 16385 long: the split variant's 8192-element chunks have boundaries to reach.
+      Attrs a{{"m", *dim(ctx, 1025)}, {"n", *dim(ctx, 16385)}};
       if (with_over) a["over"] = *choice({"all", "row"});
       return fit_budget(op, a, {{"m", 1}, {"n", 1}}, ctx.budget);
     });

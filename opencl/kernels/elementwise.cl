@@ -45,3 +45,15 @@ __kernel void bias_add_backward_bias(__global const float* d_y, __global float* 
   for (int i = 0; i < m; ++i) s += d_y[i * n + j];
   d_bias[j] = s;
 }
+
+// bias_add_bwd's `split` variant: d_x = d_y four elements per work-item where aligned, then d_bias in
+// two deterministic passes over row chunks (columns.h).
+#include "columns.h"
+__kernel void bias_add_backward_copy(__global const float* d_y, __global float* d_x, int m, int n) {
+  const long q = get_global_id(0), total = (long)m * n;
+  if (4 * q + 3 < total) {
+    ((__global float4*)d_x)[q] = ((__global const float4*)d_y)[q];
+  } else {
+    for (long i = 4 * q; i < total; ++i) d_x[i] = d_y[i];
+  }
+}

@@ -194,3 +194,65 @@ __kernel void rms_norm_backward_params(__global const float* x, __global const f
   for (int i = 0; i < m; ++i) dg += d_y[(long)i * n + j] * (x[(long)i * n + j] * stats[2 * i + 1]);
   d_gamma[j] = dg;
 }
+
+// ---- backward, step 3 of the `split` variants: parameter gradients in two deterministic passes -------
+// Pass 1 reduces blocks in parallel (row chunks of PCHUNK rows for the row norms; one (sample, channel)
+// plane per work-group for group_norm) into partial[block][param][2] = (d_gamma, d_beta) partial sums;
+// pass 2 sums each parameter's blocks in a fixed order. No atomics: the same inputs give the same bits.
+#ifndef PCHUNK
+#define PCHUNK 64
+#endif
+
+__kernel void row_norm_param_partials(__global const float* x, __global const float* d_y, __global const float* stats,
+                                      __global float* partial, int m, int n) {
+  const int j = get_global_id(0), chunk = get_global_id(1);
+  if (j >= n) return;
+  const int r0 = chunk * PCHUNK, r1 = min(r0 + PCHUNK, m);
+  float dg = 0.0f, db = 0.0f;
+  for (int i = r0; i < r1; ++i) {
+    const long e = (long)i * n + j;
+    dg += d_y[e] * ((x[e] - stats[2 * i]) * stats[2 * i + 1]);  // rms_norm's stats hold mean 0
+    db += d_y[e];
+  }
+  partial[2 * ((long)chunk * n + j)] = dg;
+  partial[2 * ((long)chunk * n + j) + 1] = db;
+}
+
+// d_gamma (and d_beta, when `has_beta`) from `blocks` partials per parameter, laid out [block][p][2].
+__kernel void param_finish(__global const float* partial, int blocks, int params, __global float* d_gamma, __global float* d_beta,
+                           int has_beta) {
+  const int p = get_global_id(0);
+  if (p >= params) return;
+  float dg = 0.0f, db = 0.0f;
+  for (int b = 0; b < blocks; ++b) {
+    dg += partial[2 * ((long)b * params + p)];
+    db += partial[2 * ((long)b * params + p) + 1];
+  }
+  d_gamma[p] = dg;
+  if (has_beta) d_beta[p] = db;
+}
+
+__kernel void rms_param_finish(__global const float* partial, int blocks, int params, __global float* d_gamma) {
+  const int p = get_global_id(0);
+  if (p >= params) return;
+  float dg = 0.0f;
+  for (int b = 0; b < blocks; ++b) dg += partial[2 * ((long)b * params + p)];
+  d_gamma[p] = dg;
+}
+
+// group_norm: one work-group per (sample s, channel ch) plane of h * w contiguous values.
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void group_norm_param_partials(__global const float* x, __global const float* d_y, __global const float* stats,
+                               __global float* partial, int n, int c, int h, int w, int g) {
+  __local float part[NORM_WG];
+  const int plane = get_group_id(0), s = plane / c, ch = plane % c, seg = s * g + ch / (c / g);
+  const float mean = stats[2 * seg], rstd = stats[2 * seg + 1];
+  const long hw = (long)h * w, base = (long)plane * hw;
+  float dg = 0.0f, db = 0.0f;
+  for (long k = get_local_id(0); k < hw; k += NORM_WG) {
+    dg += d_y[base + k] * ((x[base + k] - mean) * rstd);
+    db += d_y[base + k];
+  }
+  const float tg = workgroup_sum(dg, part), tb = workgroup_sum(db, part);
+  if (get_local_id(0) == 0) partial[2 * (long)plane] = tg, partial[2 * (long)plane + 1] = tb;
+}

@@ -129,3 +129,55 @@ __kernel void global_avg_pool_backward(__global const float* d_y, __global float
   const long e = get_global_id(0);
   if (e < (long)n * c * h * w) d_x[e] = d_y[e / (h * w)] / (float)(h * w);
 }
+
+// global_avg_pool's `planes` variant, for small planes (h * w <= 64, ResNet's 7x7 head): a work-group of
+// GAP_PLANES work-items stages GAP_PLANES consecutive planes through local memory with coalesced reads,
+// then each work-item sums its own plane in order.
+#ifndef GAP_PLANES
+#define GAP_PLANES 128
+#endif
+__kernel __attribute__((reqd_work_group_size(GAP_PLANES, 1, 1)))
+void global_avg_pool_planes(__global const float* x, __global float* y, int n, int c, int h, int w) {
+  __local float tile[GAP_PLANES * 64];
+  const int lid = get_local_id(0), hw = h * w;
+  const long first = (long)get_group_id(0) * GAP_PLANES, planes = (long)n * c;
+  const int count = (int)min((long)GAP_PLANES, planes - first);
+  const float scale = 1.0f / (float)hw;
+  for (int k = lid; k < count * hw; k += GAP_PLANES) tile[k] = x[first * hw + k] * scale;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < count) {
+    float s = 0.0f;
+    for (int j = 0; j < hw; ++j) s += tile[lid * hw + j];
+    y[first + lid] = s;
+  }
+}
+
+// max_pool2d_bwd's `argmax` variant: each window's first maximum found once (its index within the
+// plane, stored as an int's bits in the float scratch), then one work-item per input element gathers
+// d_y from the windows whose maximum it is, in window order (no atomics, deterministic). The seed finds
+// every covering window's maximum again for every input element.
+__kernel void max_pool_argmax(__global const float* x, __global float* arg, int n, int c, int h, int w, int kh, int kw, int sh,
+                              int sw, int ph, int pw) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
+  const long o = get_global_id(0);
+  if (o >= (long)n * c * oh * ow) return;
+  const long plane = o / (oh * ow);
+  const int i = (o / ow) % oh, j = o % ow;
+  arg[o] = as_float(window_argmax(x + plane * h * w, h, w, kh, kw, sh, sw, ph, pw, i, j));
+}
+
+__kernel void max_pool_gather(__global const float* arg, __global const float* d_y, __global float* d_x, int n, int c, int h,
+                              int w, int kh, int kw, int sh, int sw, int ph, int pw) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
+  const long e = get_global_id(0);
+  if (e >= (long)n * c * h * w) return;
+  const long plane = e / (h * w);
+  const int r = (e / w) % h, col = e % w, cell = r * w + col;
+  float g = 0.0f;
+  for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
+    for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j) {
+      const long o = (plane * oh + i) * ow + j;
+      if (as_int(arg[o]) == cell) g += d_y[o];
+    }
+  d_x[e] = g;
+}

@@ -47,3 +47,50 @@ void transpose(__global const float* x, __global float* y, int m, int n) {
   const int out_row = get_group_id(0) * TILE + ly, out_col = get_group_id(1) * TILE + lx;  // y is n x m
   if (out_row < n && out_col < m) y[(long)out_row * m + out_col] = tile[lx][ly];
 }
+
+// ---- sum and mean in two deterministic passes (the `split` variant) -----------------------------------
+// A segment is a row (over = row) or the whole tensor (over = all). Pass 1: SUM_WG work-items reduce
+// each chunk of SUM_CHUNK elements of a segment (float4 loads where aligned) into partial[segment][chunk];
+// pass 2: one work-group per segment sums its chunks' partials in a fixed order. No atomics: the same
+// inputs give the same bits. The mean sums x / len (a finite mean never overflows on the way).
+#ifndef SUM_WG
+#define SUM_WG 256
+#endif
+#ifndef SUM_CHUNK
+#define SUM_CHUNK 8192
+#endif
+
+__kernel __attribute__((reqd_work_group_size(SUM_WG, 1, 1)))
+void reduce_partials(__global const float* x, __global float* partial, int m, int n, int over, int mean) {
+  __local float part[SUM_WG];
+  const long len = over == 0 ? (long)m * n : n, seg = get_group_id(1), chunk = get_group_id(0);
+  const long chunks = (len + SUM_CHUNK - 1) / SUM_CHUNK;
+  const long start = (over == 0 ? 0 : seg * n) + chunk * SUM_CHUNK;
+  const long count = min((long)SUM_CHUNK, len - chunk * SUM_CHUNK);
+  const float scale = mean ? 1.0f / (float)len : 1.0f;
+  const int lid = get_local_id(0);
+  float s = 0.0f;
+  long done = 0;
+  if ((start & 3) == 0) {  // 16-byte aligned: float4 loads over the chunk's whole quads
+    __global const float4* x4 = (__global const float4*)(x + start);
+    for (long q = lid; q < count / 4; q += SUM_WG) {
+      const float4 v = x4[q];
+      s += mean ? v.x * scale + v.y * scale + v.z * scale + v.w * scale : v.x + v.y + v.z + v.w;
+    }
+    done = count / 4 * 4;
+  }
+  for (long j = done + lid; j < count; j += SUM_WG) s += mean ? x[start + j] * scale : x[start + j];
+  const float total = workgroup_sum(s, part);
+  if (lid == 0) partial[seg * chunks + chunk] = total;
+}
+
+__kernel __attribute__((reqd_work_group_size(SUM_WG, 1, 1)))
+void reduce_finish(__global const float* partial, __global float* y, int m, int n, int over) {
+  __local float part[SUM_WG];
+  const long len = over == 0 ? (long)m * n : n, seg = get_group_id(0);
+  const long chunks = (len + SUM_CHUNK - 1) / SUM_CHUNK;
+  float s = 0.0f;
+  for (long c = get_local_id(0); c < chunks; c += SUM_WG) s += partial[seg * chunks + c];
+  const float total = workgroup_sum(s, part);
+  if (get_local_id(0) == 0) y[seg] = total;
+}

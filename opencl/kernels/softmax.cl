@@ -109,3 +109,36 @@ void cross_entropy_backward(__global const float* logits, __global const float* 
   for (int j = get_local_id(0); j < c; j += ROW_WG)
     d_logits[i * c + j] = scale * (exp(logits[i * c + j] - mx) / sum * weights - target_weight(target, labels, c, i, j));
 }
+
+// cross_entropy's `rows` variant, in two deterministic passes: every row's loss in parallel, one
+// work-group per row (row_loss[i] = -sum_j t_ij log_softmax_ij; with class indices only the target's
+// term), then their sum over the rows by one work-group in a fixed order, divided by b.
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_rows(__global const float* logits, __global const float* target, __global float* row_loss, int b, int c,
+                        int labels) {
+  __local float part[ROW_WG];
+  const long i = get_group_id(0);
+  float mx, sum;
+  row_max_sum(logits + i * c, c, part, &mx, &sum);
+  const float lse = log(sum);
+  float mine = 0.0f;
+  if (labels == 0) {  // one-hot: the target's term alone (every work-item reaches the sum below: no early return)
+    if (get_local_id(0) == 0) mine = -((logits[i * c + (int)target[i]] - mx) - lse);
+  } else {
+    for (int j = get_local_id(0); j < c; j += ROW_WG) {
+      const float t = target[i * c + j];
+      if (t != 0.0f) mine -= t * ((logits[i * c + j] - mx) - lse);  // a zero weight adds nothing, even against -Inf
+    }
+  }
+  const float total = workgroup_sum(mine, part);
+  if (get_local_id(0) == 0) row_loss[i] = total;
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_finish(__global const float* row_loss, __global float* loss, int b) {
+  __local float part[ROW_WG];
+  float s = 0.0f;
+  for (int i = get_local_id(0); i < b; i += ROW_WG) s += row_loss[i];
+  const float total = workgroup_sum(s, part);
+  if (get_local_id(0) == 0) loss[0] = total / (float)b;
+}

@@ -1,0 +1,29 @@
+// Column sums of a [rows][n] matrix in two deterministic passes, for d_bias (gemm_bias_act_bwd,
+// bias_add_bwd): included by the family files whose plans launch them.
+#ifndef COLUMNS_H
+#define COLUMNS_H
+
+// Column sums in two deterministic passes (no atomics: the same inputs give the same bits): partial
+// sums of `rows` rows of x [rows][n] in chunks of CHUNK rows, partial[chunk][col]; then the sums of
+// the partials, one work-item per column.
+#ifndef CHUNK
+#define CHUNK 64
+#endif
+__kernel void column_partial_sums(__global const float* x, int rows, int n, __global float* partial) {
+  const int col = get_global_id(0), chunk = get_global_id(1);
+  if (col >= n) return;
+  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);
+  float s = 0.0f;
+  for (long r = r0; r < r1; ++r) s += x[r * n + col];
+  partial[(long)chunk * n + col] = s;
+}
+
+__kernel void column_sums_finish(__global const float* partial, int chunks, int n, __global float* out) {
+  const int col = get_global_id(0);
+  if (col >= n) return;
+  float s = 0.0f;
+  for (int c = 0; c < chunks; ++c) s += partial[(long)c * n + col];
+  out[col] = s;
+}
+
+#endif  // COLUMNS_H
