@@ -1,9 +1,11 @@
 // `plumbline bench`: kernels timed on real layer shapes (bench/suite.hpp), Google Benchmark JSON out.
 // Compare two runs with bench/compare.py (the regression gate).
 #include <memory>
+#include <regex>
 
 #include "apps/commands.hpp"
 #include "apps/kernel_flags.hpp"
+#include "bench/paired.hpp"
 #include "bench/suite.hpp"
 #include "core/error.hpp"
 #include "opencl/device.hpp"
@@ -15,9 +17,11 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     std::vector<std::string> batches, problems;
     std::string device, json, filter;
     plans::KernelSource source;
+    std::string baseline_kernel_file, baseline_plan, baseline_ref;
+    double threshold = 0.05;
     int repetitions = 9;
     double min_time = 0.1, check_budget = 3e8;
-    bool smoke = false, cpu_peer = false, clblast_peer = false;
+    bool smoke = false, cpu_peer = false, clblast_peer = false, verbose = false;
     uint64_t seed = 1;
   };
   auto opt = std::make_shared<Options>();
@@ -32,7 +36,13 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--cpu-peer", opt->cpu_peer, "also time each problem through Eigen on the CPU");
   cmd->add_flag("--clblast-peer", opt->clblast_peer, "also time CLBlast SGEMM beside our GEMMs on each device");
   add_kernel_flags(cmd, opt->source);
+  cmd->add_option("--baseline-kernel-file", opt->baseline_kernel_file,
+                  "paired comparison: this file's kernel (same entries and launch flags) against the candidate, interleaved");
+  cmd->add_option("--baseline-plan", opt->baseline_plan, "paired comparison: this plan file's kernels as the baseline");
+  cmd->add_option("--baseline-ref", opt->baseline_ref, "paired comparison: our kernels (and tuning) at this git revision as the baseline");
+  cmd->add_option("--threshold", opt->threshold, "paired comparison: the change that counts (0.05: 5%)")->check(CLI::PositiveNumber);
   cmd->add_option("--json", opt->json, "write Google Benchmark's JSON here");
+  cmd->add_flag("--verbose", opt->verbose, "Google Benchmark's full table instead of one line per benchmark");
   cmd->add_option("--filter", opt->filter, "only benchmarks whose name matches this regex");
   cmd->add_option("--seed", opt->seed, "seed of the input values");
   cmd->add_option("--check-budget", opt->check_budget,
@@ -52,6 +62,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     for (const auto& line : opt->problems) so.problems.push_back({Problem::parse(line), "--problem", 0});
     opt->source.validate();
     so.source = opt->source;
+    const int baselines = !opt->baseline_kernel_file.empty() + !opt->baseline_plan.empty() + !opt->baseline_ref.empty();
+    if (baselines > 1) throw Error("give one of --baseline-kernel-file, --baseline-plan and --baseline-ref");
     so.devices = opt->device.empty() ? ocl::default_selector() : opt->device;
     // --smoke shortens what was not given explicitly.
     if (!opt->smoke || min_time->count()) so.min_time = opt->min_time;
@@ -62,6 +74,33 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     so.filter = opt->filter;
     so.seed = opt->seed;
     so.check_budget = opt->check_budget;
+    so.verbose = opt->verbose;
+    if (baselines) {
+      // Baseline and candidate interleaved in this process, judged on their paired ratios.
+      bench::PairedOptions po;
+      for (const auto& e : so.problems)
+        if (so.filter.empty() || std::regex_search(e.problem.line(), std::regex(so.filter))) po.problems.push_back(e);
+      po.devices = so.devices;
+      po.candidate = so.source;
+      po.pairs = so.repetitions < 3 ? 15 : so.repetitions;
+      po.min_time = so.min_time;
+      po.threshold = opt->threshold;
+      po.check_budget = so.check_budget;
+      po.seed = so.seed;
+      po.json = so.json;
+      po.baseline_ref = opt->baseline_ref;
+      if (!opt->baseline_plan.empty()) po.baseline = plans::KernelSource{.plan_file = opt->baseline_plan, .variant = opt->source.variant};
+      if (!opt->baseline_kernel_file.empty()) {
+        // The candidate's launch with the baseline's file: the same entries (ours: the default ABI's).
+        po.baseline = so.source.kernel_file.empty() ? plans::KernelSource{} : so.source;
+        po.baseline.kernel_file = opt->baseline_kernel_file;
+        po.baseline.plan_file.clear();
+        if (po.baseline.entries.empty())
+          throw Error("--baseline-kernel-file replaces the file of a --kernel-file's launch: give the candidate as --kernel-file ... --entry ...");
+      }
+      ctx.exit_code = std::max(ctx.exit_code, bench::run_paired(po));
+      return;
+    }
     ctx.exit_code = std::max(ctx.exit_code, bench::run_suite(so));
   });
 }

@@ -127,7 +127,7 @@ std::string utc_stamp() {
 void add_gate_command(CLI::App& app, Context& ctx) {
   struct Options {
     std::vector<std::string> ops;
-    std::string device, out = "out", baseline;
+    std::string device, out = "out", baseline, baseline_ref;
     plans::KernelSource source;
     int cases = 100;
     uint64_t seed = 1;
@@ -142,6 +142,8 @@ void add_gate_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--out", opt->out, "output folder: JSON per step, logs/, history/, report.html, junit.xml");
   cmd->add_flag("--no-bench", opt->no_bench, "skip the benchmark smoke set and the regression comparison");
   cmd->add_option("--baseline", opt->baseline, "benchmark JSON to compare with (default: the previous run's, OUT/history)");
+  cmd->add_option("--baseline-ref", opt->baseline_ref,
+                  "judge the benchmarks paired against our kernels at this git revision, interleaved in one run (immune to machine drift)");
   add_kernel_flags(cmd, opt->source);
   cmd->add_flag("--no-report", opt->no_report, "do not write the HTML report");
   cmd->add_flag("--mutants", opt->mutants, "also measure detection power: the bug catalogue (plumbline mutants --catalogue)");
@@ -153,7 +155,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     const std::string dev = opt->device.empty() ? "" : " --device " + quote(opt->device);
     Gate gate(opt->out);
     const fs::path out = gate.out();
-    for (const char* f : {"gradcheck.json", "check.json", "rules.json", "graphs.json", "bench.json", "regression.json", "mutants.json"})
+    for (const char* f : {"gradcheck.json", "check.json", "rules.json", "graphs.json", "bench.json", "regression.json", "paired.json", "mutants.json"})
       fs::remove(out / f);  // a step that does not run leaves no stale result behind
     const std::string seed = " --seed " + std::to_string(opt->seed);
     const std::string cases = " --cases " + std::to_string(opt->cases);
@@ -240,6 +242,21 @@ void add_gate_command(CLI::App& app, Context& ctx) {
       });
       timed(regression, [&] {
         if (!fs::exists(out / "bench.json")) return;
+        if (!opt->baseline_ref.empty()) {  // paired: baseline and candidate interleaved in one process
+          std::string filter;
+          for (const auto& op : opt->ops) filter += (filter.empty() ? "^(" : "|") + op;
+          const int s = gate.run("paired against " + opt->baseline_ref, "regression",
+                                 quote(self) + " bench --smoke --repetitions 15 --min-time 0.02" + dev + " --baseline-ref " + quote(opt->baseline_ref) +
+                                     (filter.empty() ? "" : " --filter " + quote(filter + "):")) + " --json " + quote((out / "paired.json").string()));
+          const auto j = read_json(out / "paired.json");
+          int regressions = 0, failed = 0;
+          if (j.is_object())
+            for (const auto& r : j["results"]) regressions += r["verdict"] == "regression", failed += r["verdict"] == "failed";
+          verdict(regression, s, j.is_object() ? std::to_string(regressions) + " regressions, " + std::to_string(failed) +
+                                                     " failures, paired against " + opt->baseline_ref
+                                               : "the paired run failed");
+          return;
+        }
         if (baseline.empty()) {
           regression.status = "skipped";
           regression.details = "no baseline yet: this run's benchmarks become the next run's";

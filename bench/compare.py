@@ -8,6 +8,11 @@ time, the one-sided Mann-Whitney U p-value of "the new run is slower" (and of "f
   same         neither
   failed       the benchmark errored in the new run (its kernel failed its check) or vanished
   new          only in the new run
+  drifted      the machine itself moved between the runs: its calibration kernels (peak FP32 FMA rate
+               and copy bandwidth, recorded in each run's context) differ by more than the threshold, so
+               a change in the kernel's time says nothing about the kernel: not judged
+A comparison within one run, baseline and candidate interleaved, is immune to drift: `plumbline
+bench --baseline-kernel-file/--baseline-ref` (docs/gate.md).
 Both conditions matter: significance alone flags a 0.3% drift measured precisely, size alone flags
 noise. Defaults: alpha 0.01, threshold 5%. Exit status 1 when any benchmark regressed or failed,
 2 for unreadable input, 0 otherwise.
@@ -41,7 +46,7 @@ class BadInput(Exception):
 
 
 def load(path):
-    """{name: [seconds per repetition]} and {name: error message} of one run."""
+    """{name: [seconds per repetition]}, {name: error message} and the context of one run's file."""
     try:
         with open(path) as f:
             data = json.load(f)
@@ -49,6 +54,11 @@ def load(path):
         raise BadInput(f"cannot read {path}: {e}")
     if not isinstance(data, dict) or "benchmarks" not in data:
         raise BadInput(f"{path} is not Google Benchmark JSON (no 'benchmarks')")
+    return load_doc(data)
+
+
+def load_doc(data):
+    """load() of a parsed document."""
     times, errors = {}, {}
     for b in data["benchmarks"]:
         name = base_name(b.get("run_name", b["name"]))
@@ -61,9 +71,23 @@ def load(path):
     return times, errors, data.get("context", {})
 
 
+def device_drift(base_context, new_context, device, threshold):
+    """How far the device's calibration peaks moved between two runs, in words, when beyond the threshold."""
+    moved = []
+    for key, what in (("peak_gflops", "peak FP32 FMA rate"), ("peak_gbps", "copy bandwidth")):
+        k = f"device.{device}.{key}"
+        try:
+            b, n = float(base_context[k]), float(new_context[k])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if b > 0 and abs(n / b - 1) > threshold:
+            moved.append(f"{what} {b:.1f} -> {n:.1f} ({(n / b - 1) * 100:+.1f}%)")
+    return "; ".join(moved)
+
+
 def compare(base, new, alpha=0.01, threshold=0.05):
     """The verdict of every benchmark: a list of dicts, in the baseline's order then the new ones."""
-    (bt, _be, _), (nt, ne, _) = base, new
+    (bt, _be, bctx), (nt, ne, nctx) = base, new
     rows = []
     for name in list(bt) + [n for n in list(nt) + list(ne) if n not in bt]:
         row = {"name": name}
@@ -73,6 +97,10 @@ def compare(base, new, alpha=0.01, threshold=0.05):
             row.update(verdict="failed", message="missing from the new run")
         elif name not in bt:
             row.update(verdict="new", new_median_s=statistics.median(nt[name]), n_new=len(nt[name]))
+        elif device_drift(bctx, nctx, name.rsplit("@", 1)[-1].split("+")[0], threshold):
+            drift = device_drift(bctx, nctx, name.rsplit("@", 1)[-1].split("+")[0], threshold)
+            row.update(verdict="drifted", baseline_median_s=statistics.median(bt[name]), new_median_s=statistics.median(nt[name]),
+                       message=f"machine drifted, not judged: {drift}")
         else:
             b, n = bt[name], nt[name]
             mb, mn = statistics.median(b), statistics.median(n)
@@ -116,12 +144,15 @@ def main(argv=None):
                   f"{r['change']*100:>+7.1f}%  {r['p_slower']:>9.2g}  {r['verdict']}")
         else:
             print(f"{r['name']:<{width}}  {'':>10}  {'':>10}  {'':>8}  {'':>9}  {r['verdict']}  {r.get('message', '')}")
-    print(f"{len(bad)} of {len(rows)} benchmarks regressed or failed (alpha {a.alpha}, threshold {a.threshold:.0%})")
+    drifted = sum(r["verdict"] == "drifted" for r in rows)
+    print(f"{len(bad)} of {len(rows)} benchmarks regressed or failed (alpha {a.alpha}, threshold {a.threshold:.0%})"
+          + (f"; {drifted} not judged: the machine itself drifted between the runs" if drifted else ""))
     if a.json:
         out = {"kind": "regression", "baseline": a.baseline, "new": a.new, "alpha": a.alpha, "threshold": a.threshold,
                "baseline_context": base[2], "new_context": new[2], "benchmarks": rows,
                "regressions": sum(r["verdict"] == "regression" for r in rows),
-               "failures": sum(r["verdict"] == "failed" for r in rows)}
+               "failures": sum(r["verdict"] == "failed" for r in rows),
+               "drifted": sum(r["verdict"] == "drifted" for r in rows)}
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=lambda x: None if isinstance(x, float) and math.isnan(x) else x)
     return 1 if bad else 0

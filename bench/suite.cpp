@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <memory>
 
 #include "bench/calibration.hpp"
@@ -132,6 +133,43 @@ void run_on_cpu(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt) {
   st.SetLabel(peer.method);
 }
 
+// One line per benchmark (bench's and the gate's console): the median time, GFLOP/s, GB/s and % of the
+// roofline, and for a peer its time over ours. The full Google Benchmark table is --verbose's; every
+// repetition is in the JSON either way.
+class OneLineReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& r : runs) {
+      const std::string name = r.run_name.function_name;
+      if (r.error_occurred) {
+        std::printf("%-70s FAILED: %s\n", name.c_str(), r.error_message.c_str());
+        continue;
+      }
+      const bool aggregate = r.run_type == Run::RT_Aggregate;
+      if (r.repetitions > 1 ? !(aggregate && r.aggregate_name == "median") : aggregate) continue;
+      const double ms = r.GetAdjustedRealTime() * (r.time_unit == benchmark::kMillisecond ? 1.0 : r.time_unit == benchmark::kMicrosecond ? 1e-3
+                                                                                                 : r.time_unit == benchmark::kNanosecond ? 1e-6 : 1e3);
+      auto counter = [&](const char* c) { return r.counters.count(c) ? static_cast<double>(r.counters.at(c)) : 0.0; };
+      // A peer (problem@device+clblast, problem@cpu-eigen) gets our time over its own.
+      const size_t at = name.find('@');
+      const std::string problem = name.substr(0, at), ours = name.substr(0, name.find('+', at == std::string::npos ? 0 : at));
+      const bool cpu = name.find("@cpu-eigen") != std::string::npos, peer = cpu || name != ours;
+      const std::string key = cpu ? problem : ours;
+      char ratio[64] = "", roofline[32] = "         -";
+      if (peer && medians_.count(key)) std::snprintf(ratio, sizeof ratio, "  ours/peer %.3f", medians_[key] / ms);
+      if (!peer) medians_[name] = ms, medians_.emplace(problem, ms);
+      if (r.counters.count("pct_roofline")) std::snprintf(roofline, sizeof roofline, "%6.1f%%", counter("pct_roofline"));
+      std::printf("%-70s %9.4f ms %10.1f GFLOP/s %8.1f GB/s %s roofline%s  %s\n", name.c_str(), ms, counter("gflops"), counter("gbps"),
+                  roofline, ratio, r.report_label.c_str());
+      std::fflush(stdout);
+    }
+  }
+
+ private:
+  std::map<std::string, double> medians_;  // ours, by name and by problem (the first device's), for the peers' ratios
+};
+
 }  // namespace
 
 std::string benchmark_name(const Problem& p, const std::string& where) { return p.line() + "@" + where; }
@@ -214,7 +252,12 @@ int run_suite(const SuiteOptions& opt) {
   for (auto& a : args) argv.push_back(a.data());
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
-  benchmark::RunSpecifiedBenchmarks();
+  if (opt.verbose) {
+    benchmark::RunSpecifiedBenchmarks();
+  } else {
+    OneLineReporter one_line;
+    benchmark::RunSpecifiedBenchmarks(&one_line);
+  }
   benchmark::ClearRegisteredBenchmarks();
   make_current(nullptr);
   return failures ? 1 : 0;

@@ -26,6 +26,7 @@ struct SuiteOptions {
   std::string filter;                  // a regex on benchmark names ("" for all)
   double check_budget = 3e8;           // FLOPs of the reference check before timing
   uint64_t seed = 1;
+  bool verbose = false;                // Google Benchmark's own table instead of one line per benchmark
 };
 
 // Runs the suite; returns 0, or 1 when a kernel failed its check (it is then reported as an error).

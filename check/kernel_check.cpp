@@ -14,6 +14,7 @@ namespace plumbline {
 
 KernelChecker::KernelChecker(ocl::Runtime& runtime, plans::KernelSource source) : rt_(runtime), source_(std::move(source)) {
   source_.validate();
+  if (!source_.tuning_dir.empty()) own_tuning_ = plans::read_tuning(source_.tuning_dir);
 }
 
 const KernelChecker::OpKernels& KernelChecker::kernels(const std::string& op) {
@@ -24,13 +25,14 @@ const KernelChecker::OpKernels& KernelChecker::kernels(const std::string& op) {
   const size_t at = source.variant.find('@');
   if (at != std::string::npos) source.variant.resize(at);
   OpKernels k;
-  const auto& db = plans::tuning_database();
+  static const std::vector<plans::TuningEntry> none;
+  const std::vector<plans::TuningEntry>& db = !source.tuning_dir.empty() ? own_tuning_ : source.ours() ? plans::tuning_database() : none;
   const ocl::DeviceInfo& dev = rt_.device();
   for (auto& v : plans::variants_for(source, op)) {
     k.base.push_back(k.all.size());
     k.all.push_back(v);
-    // Tuned instances: ours only, and not when --define asks for other defines.
-    if (!source.ours() || !source.defines.empty()) continue;
+    // Tuned instances, unless --define asks for other defines.
+    if (!source.defines.empty()) continue;
     std::vector<std::string> classes;
     for (const auto& c : v.classes) classes.push_back(c.name);
     if (classes.empty()) classes.push_back("all");

@@ -13,6 +13,7 @@
 #include "core/random.hpp"
 #include "opencl/launch.hpp"
 #include "plans/source.hpp"
+#include "plans/tuning.hpp"
 
 namespace plumbline {
 
@@ -69,6 +70,7 @@ class KernelChecker {
   };
   const OpKernels& kernels(const std::string& op);
   std::map<std::string, OpKernels> kernels_;
+  std::vector<plans::TuningEntry> own_tuning_;  // the source's own tuning database, when it names one
   std::map<std::string, cl::Program> programs_;
 };
 

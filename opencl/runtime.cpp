@@ -106,18 +106,23 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& option
 
 namespace {
 
-// Inlines `#include "NAME"` lines from kernel_dir(), recursively (depth-limited against cycles).
+// Inlines `#include "NAME"` lines, recursively (depth-limited against cycles): NAME is looked up
+// beside the including file first (a user's own headers, another revision's kernels), then in
+// kernel_dir() (our headers, for users' kernels elsewhere).
 std::string inline_includes(const std::string& source, const std::string& path, int depth = 0) {
   if (depth > 8) throw Error(path + ": #include nested more than 8 deep (a cycle?)");
   std::istringstream in(source);
   std::string line, out;
+  const std::string here = fs::path(path).parent_path().string();
   while (std::getline(in, line)) {
     const size_t at = line.find("#include \"");
     if (at != std::string::npos && line.find_first_not_of(" \t") == at) {
       const size_t end = line.find('"', at + 10);
-      const std::string name = line.substr(at + 10, end - at - 10), header = kernel_dir() + "/" + name;
+      const std::string name = end == std::string::npos ? "" : line.substr(at + 10, end - at - 10);
+      std::string header = (here.empty() ? "." : here) + "/" + name;
+      if (!fs::exists(header)) header = kernel_dir() + "/" + name;
       if (end == std::string::npos || !fs::exists(header))
-        throw Error(path + ": cannot include '" + name + "' (looked in " + kernel_dir() + ")");
+        throw Error(path + ": cannot include '" + name + "' (looked beside it and in " + kernel_dir() + ")");
       out += inline_includes(read_text(header), header, depth + 1) + "\n";
       continue;
     }

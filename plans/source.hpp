@@ -18,6 +18,9 @@ struct KernelSource {
   std::string args, global, local;   // as given on the command line
   std::vector<std::string> defines;  // NAME=VALUE
   std::string variant;
+  // The tuning database that applies to these variants: "" is ours for our plans and none for a
+  // user's; a folder applies its entries (a paired baseline from another revision brings its own).
+  std::string tuning_dir;
 
   bool ours() const { return plan_file.empty() && kernel_file.empty(); }
   bool user() const { return !ours(); }

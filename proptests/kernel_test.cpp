@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <cmath>
+#include <random>
 #include <fstream>
 #include <memory>
 #include <sstream>
 
+#include "bench/paired.hpp"
 #include "check/error_models.hpp"
 #include "check/generators.hpp"
 #include "check/gradcheck.hpp"
@@ -268,4 +271,63 @@ TEST(PlanBoundaries, AKernelWrongOnlyAtItsOwnWorkGroupMultipleIsCaught) {
       ASSERT_TRUE(p.s("over") == "all" || p.i("n") % wg != 0) << p.line();
     }
   }
+}
+
+// ---- the paired regression verdict on synthetic data (deterministic) --------------------------------
+
+namespace {
+
+// n pairs: the baseline at 1 ms and the candidate at `ratio` ms, both times a shared factor (the
+// machine's load, the same for both sides of a pair) and each its own noise.
+std::pair<std::vector<double>, std::vector<double>> pairs(int n, double ratio, double shared_spread, double own_spread, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal;
+  std::vector<double> a, b;
+  for (int i = 0; i < n; ++i) {
+    const double load = std::exp(shared_spread * normal(rng));
+    a.push_back(1e-3 * load * std::exp(own_spread * normal(rng)));
+    b.push_back(1e-3 * ratio * load * std::exp(own_spread * normal(rng)));
+  }
+  return {a, b};
+}
+
+}  // namespace
+
+TEST(PairedVerdict, AShiftBeyondTheThresholdIsFlaggedAndNoShiftIsSame) {
+  // A machine whose load moves every pair by up to +-40% (the CI's drift) and 2% noise of each side.
+  int same = 0, regression = 0, improvement = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const auto [a, b] = pairs(15, 1.0, 0.3, 0.02, seed);
+    same += bench::judge_pairs(a, b, 0.05, seed).verdict == "same";
+    const auto [c, d] = pairs(15, 1.10, 0.3, 0.02, seed + 1000);
+    regression += bench::judge_pairs(c, d, 0.05, seed).verdict == "regression";
+    const auto [e, f] = pairs(15, 0.90, 0.3, 0.02, seed + 2000);
+    improvement += bench::judge_pairs(e, f, 0.05, seed).verdict == "improvement";
+  }
+  EXPECT_EQ(same, 200) << "the same kernel judged a change";
+  EXPECT_GE(regression, 195) << "a 10% slowdown missed";
+  EXPECT_GE(improvement, 195) << "a 10% speed-up missed";
+  // Within the threshold: never a regression.
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    const auto [a, b] = pairs(15, 1.02, 0.3, 0.02, seed);
+    EXPECT_NE(bench::judge_pairs(a, b, 0.05, seed).verdict, "regression") << seed;
+  }
+}
+
+TEST(PairedVerdict, IntervalAndDeterminism) {
+  const auto [a, b] = pairs(21, 2.0, 0.2, 0.01, 5);
+  const auto v = bench::judge_pairs(a, b, 0.05, 9);
+  EXPECT_EQ(v.verdict, "regression");
+  EXPECT_NEAR(v.ratio, 2.0, 0.03);
+  EXPECT_LT(v.low, v.ratio);
+  EXPECT_GT(v.high, v.ratio);
+  const auto again = bench::judge_pairs(a, b, 0.05, 9);
+  EXPECT_EQ(again.low, v.low);
+  EXPECT_EQ(again.high, v.high);
+  // Noisy sides with no shift: "same", marked uncertain when the interval reaches past the threshold.
+  const auto [c, d] = pairs(5, 1.0, 0.3, 0.2, 3);
+  const auto noisy = bench::judge_pairs(c, d, 0.05, 1);
+  EXPECT_EQ(noisy.verdict, "same");
+  EXPECT_TRUE(noisy.uncertain);
+  EXPECT_THROW(bench::judge_pairs({1.0}, {1.0, 2.0}, 0.05), Error);
 }

@@ -36,6 +36,21 @@ def samples(rng, median, cv, n=9):
     return out
 
 
+class Drift(unittest.TestCase):
+    def test_a_machine_that_moved_is_not_judged(self):
+        rng = random.Random(3)
+        base = compare.load_doc(run_json({"k@nvidia:0": samples(rng, 1e-3, 0.02)}))
+        slow = run_json({"k@nvidia:0": samples(rng, 1.3e-3, 0.02)})
+        base[2].update({"device.nvidia:0.peak_gflops": "60000", "device.nvidia:0.peak_gbps": "2900"})
+        slow["context"].update({"device.nvidia:0.peak_gflops": "45000", "device.nvidia:0.peak_gbps": "2900"})
+        rows = compare.compare(base, compare.load_doc(slow))
+        self.assertEqual(rows[0]["verdict"], "drifted")
+        self.assertIn("peak FP32 FMA rate 60000.0 -> 45000.0 (-25.0%)", rows[0]["message"])
+        # The same machine: the slowdown is judged.
+        slow["context"]["device.nvidia:0.peak_gflops"] = "59000"
+        self.assertEqual(compare.compare(base, compare.load_doc(slow))[0]["verdict"], "regression")
+
+
 class Gate(unittest.TestCase):
     def verdicts(self, base, new, **kw):
         return {r["name"]: r["verdict"] for r in compare.compare(compare_input(base), compare_input(new), **kw)}
