@@ -2,28 +2,43 @@
 // line), on every selected OpenCL device, with poisoned outputs and guarded buffers. Every variant of
 // an operator gets its share of the cases. A failure is shrunk to a small problem and printed with the
 // command that reproduces it.
+//
+// Isolation: the cases of each operator and device run in a child process (this program again), so a
+// kernel that crashes its process (a wild write on a CPU device), faults its device (an illegal address
+// on a GPU, which leaves the context unusable) or hangs is a failing verdict of that case ([crashed],
+// [hung]) with its repro, and the run goes on from the next case in a fresh child. --in-process runs
+// everything in this process instead (faster; one crash ends the run).
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "apps/child_process.hpp"
 #include "apps/commands.hpp"
 #include "apps/kernel_flags.hpp"
 #include "check/kernel_check.hpp"
+#include "check/shrink.hpp"
 #include "core/registry.hpp"
 #include "opencl/device.hpp"
 #include "plans/library.hpp"
 
 namespace plumbline::apps {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 struct Options {
   std::string op, problem, json, device, values;
   plans::KernelSource source;
-  bool all = false, first_failure = false;
+  bool all = false, first_failure = false, in_process = false;
   int cases = 100;
   uint64_t seed = 1;
+  double timeout = 0;
+  std::string child_results;  // internal: run as the child, events to this file
+  int first_case = 0;         // internal: the child starts here
 };
 
 nlohmann::json to_json(const CaseResult& r) {
@@ -31,6 +46,227 @@ nlohmann::json to_json(const CaseResult& r) {
           {"device", r.device},   {"variant", r.variant},         {"values", to_string(r.values)},
           {"seed", r.seed},       {"passed", r.passed},           {"verdict", r.verdict}, {"message", r.message},
           {"worst_ratio", r.worst_ratio}, {"max_error", r.max_error}, {"seconds", r.seconds}};
+}
+
+nlohmann::json failure_json(const CaseResult& rs, const CaseResult& original, const plans::KernelSource& source) {
+  return {{"op", rs.problem.op()}, {"device", rs.device},           {"variant", rs.variant},
+          {"verdict", rs.verdict}, {"message", rs.message},         {"problem", rs.problem.line()},
+          {"original", original.problem.line()}, {"values", to_string(rs.values)}, {"seed", rs.seed},
+          {"repro", check_repro(rs, source)}};
+}
+
+void print_failure(const std::string& name, const CaseResult& rs, const CaseResult& original, const plans::KernelSource& source) {
+  std::cout << "FAIL " << name << " on " << rs.device << " [" << rs.verdict << "]: " << rs.message << "\n  problem: " << rs.problem.line()
+            << "  (values " << to_string(rs.values) << ", seed " << rs.seed << ", variant " << rs.variant << ")"
+            << "\n  repro:   " << check_repro(rs, source) << "\n";
+  if (!(rs.problem == original.problem)) std::cout << "  (shrunk from " << original.problem.line() << ")\n";
+  std::cout.flush();
+}
+
+// The cases of one operator: random ones shared among the variants, or the one problem on each
+// variant it meets.
+struct OpCases {
+  std::optional<CasePlan> plan;
+  std::vector<KernelCase> todo;
+  int count = 0;
+  KernelCase at(int i) const { return plan ? plan->at(i) : todo[static_cast<size_t>(i)]; }
+};
+
+OpCases cases_of(const std::vector<plans::Variant>& variants, const std::string& op, const Selection& sel, const Options& o) {
+  OpCases c;
+  if (sel.problem) {
+    for (const auto& v : variants)
+      if (plans::applies(v, *sel.problem)) c.todo.push_back({&v, rc::shrinkable::just(*sel.problem), values_for_case(0), o.seed});
+    if (c.todo.empty()) plans::select_variant(variants, *sel.problem);  // the error naming every condition
+    c.count = static_cast<int>(c.todo.size());
+  } else {
+    c.plan.emplace(variants, op, o.cases, o.seed);
+    c.count = o.cases;
+  }
+  return c;
+}
+
+// What one operator's cases gave on one device.
+struct OpResult {
+  nlohmann::json cases = nlohmann::json::array(), failures = nlohmann::json::array();
+  int failed = 0, ran = 0;
+  double worst = 0, seconds = 0;
+  std::map<std::string, int> per_variant;
+  bool stop = false;  // three failures: no more cases
+
+  void add(const nlohmann::json& c) {
+    cases.push_back(c);
+    ++ran;
+    ++per_variant[c["variant"].get<std::string>()];
+    // JSON has no infinity: a ratio that was infinite comes back from the child as null.
+    worst = std::max(worst, c["worst_ratio"].is_number() ? c["worst_ratio"].get<double>() : INFINITY);
+    seconds += c["seconds"].is_number() ? c["seconds"].get<double>() : 0.0;
+  }
+};
+
+// Runs cases [first, count) of `op` in this process; with `events`, writes each case's beginning and
+// result there as JSON lines (the parent reads them). Returns after a case whose kernel faulted.
+void run_in_process(KernelChecker& checker, const std::string& op, const OpCases& oc, const Options& o, int first, OpResult& out,
+                    std::ofstream* events) {
+  const auto& variants = checker.variants(op);
+  for (int i = first; i < oc.count && !out.stop; ++i) {
+    KernelCase c = oc.at(i);
+    if (!o.values.empty()) c.values = values_from_string(o.values);
+    const Problem p = c.problem.value();
+    if (events) {
+      const Signature sig = signature_of(p);
+      *events << nlohmann::json{{"event", "begin"}, {"case", i}, {"problem", p.line()}, {"variant", c.variant->name},
+                                {"values", to_string(c.values)}, {"seed", c.seed},
+                                {"limit", o.timeout > 0 ? o.timeout : checker.runtime().watchdog_for(sig.flops, sig.bytes())}}.dump()
+              << std::endl;
+    }
+    if (const char* inject = std::getenv("PLUMBLINE_INJECT_ABORT"); inject && op == inject) std::abort();  // tests of isolation only
+    const CaseResult r = checker.run(p, c.values, c.seed, c.variant);
+    out.add(to_json(r));
+    if (events) *events << nlohmann::json{{"event", "case"}, {"case", i}, {"result", to_json(r)}}.dump() << std::endl;
+    if (r.passed) continue;
+    ++out.failed;
+    const std::string name = op + (variants.size() > 1 ? "/" + r.variant : "");
+    if (o.first_failure || checker.faulted()) {
+      // Unshrunk: a mutation run wants speed; after a fault this process's context is not to be trusted.
+      if (o.first_failure && !checker.faulted())
+        std::cout << "FAIL " << name << " on " << r.device << " [" << r.verdict << "] at case " << i + 1 << ": " << r.message << "\n";
+      else
+        print_failure(name, r, r, checker.source());
+      out.failures.push_back(failure_json(r, r, checker.source()));
+      if (events) *events << nlohmann::json{{"event", "failure"}, {"failure", out.failures.back()}}.dump() << std::endl;
+      out.stop = o.first_failure;
+      if (checker.faulted()) return;
+      continue;
+    }
+    const CaseResult rs = shrink_case(checker, c, r);
+    print_failure(name, rs, r, checker.source());
+    out.failures.push_back(failure_json(rs, r, checker.source()));
+    if (events) *events << nlohmann::json{{"event", "failure"}, {"failure", out.failures.back()}}.dump() << std::endl;
+    if (out.failed >= 3 && !oc.todo.size()) {
+      std::cout << "  (stopping " << op << " after 3 failures)\n";
+      out.stop = true;
+    }
+  }
+}
+
+std::vector<std::string> child_args(const Options& o, const std::string& op, const std::string& device, const std::string& results, int first,
+                                    const std::string& problem) {
+  std::vector<std::string> a{self_path(), "check", op, "--device", device, "--cases", std::to_string(o.cases), "--seed",
+                             std::to_string(o.seed), "--child-results", results, "--first-case", std::to_string(first)};
+  if (!problem.empty()) a.insert(a.end(), {"--problem", problem});
+  if (!o.values.empty()) a.insert(a.end(), {"--values", o.values});
+  if (o.first_failure) a.push_back("--first-failure");
+  if (o.timeout > 0) a.insert(a.end(), {"--timeout", std::to_string(o.timeout)});
+  const plans::KernelSource& s = o.source;
+  auto add = [&](const char* flag, const std::string& v) {
+    if (!v.empty()) a.insert(a.end(), {flag, v});
+  };
+  add("--plan", s.plan_file);
+  add("--kernel-file", s.kernel_file);
+  std::string entries, defines;
+  for (const auto& e : s.entries) entries += (entries.empty() ? "" : ",") + e;
+  for (const auto& d : s.defines) defines += (defines.empty() ? "" : ",") + d;
+  add("--entry", entries);
+  add("--args", s.args);
+  add("--global", s.global);
+  add("--local", s.local);
+  add("--define", defines);
+  add("--variant", s.variant);
+  return a;
+}
+
+std::vector<nlohmann::json> read_events(const std::string& path) {
+  std::vector<nlohmann::json> v;
+  std::ifstream f(path);
+  for (std::string line; std::getline(f, line);)
+    if (!line.empty()) v.push_back(nlohmann::json::parse(line));
+  return v;
+}
+
+// One operator on one device, each batch of cases in a child process: a child that dies takes the
+// case it was running with it, as a [crashed] (or [hung]) verdict, and a fresh child goes on.
+void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Selection& sel, const Options& o, OpResult& out, int& exit_code) {
+  const fs::path results = fs::temp_directory_path() / ("plumbline_check_" + std::to_string(::getpid()) + ".jsonl");
+  // The cases' problems, for the repro and the shrinking of a crashed one (no kernel runs here).
+  const KernelVariants kv = kernel_variants(o.source, op, device);
+  const OpCases oc = cases_of(kv.all, op, sel, o);
+  const std::string problem = sel.problem ? sel.problem->line() : "";
+  int next = 0;
+  while (next < oc.count && !out.stop) {
+    fs::remove(results);
+    const ChildEnd end = run_child(child_args(o, op, device.selector, results.string(), next, problem), results.string(), 600);
+    const auto events = read_events(results.string());
+    int last_begun = -1, last_done = -1;
+    nlohmann::json begun;
+    for (const auto& e : events) {
+      if (e["event"] == "begin") last_begun = e["case"].get<int>(), begun = e;
+      if (e["event"] == "case") last_done = e["case"].get<int>(), out.add(e["result"]);
+      if (e["event"] == "failure") ++out.failed, out.failures.push_back(e["failure"]);
+    }
+    if (!end.signal && (end.exit_code == 2 || end.exit_code == 3)) {  // bad input, or our own bug: the child said which
+      exit_code = std::max(exit_code, end.exit_code);
+      out.stop = true;
+      return;
+    }
+    if (!end.signal && end.exit_code != 4) return;  // 0 or 1: every case ran
+    if (end.signal && last_begun > last_done) {
+      // The child died in the middle of a case: that case crashed (or hung, when we killed it).
+      const KernelCase c = oc.at(last_begun);
+      CaseResult r{Problem::parse(begun["problem"].get<std::string>()), device.selector, begun["variant"].get<std::string>(),
+                   values_from_string(begun["values"].get<std::string>()), begun["seed"].get<uint64_t>()};
+      r.verdict = end.stalled ? "hung" : "crashed";
+      r.message = end.stalled ? "the check process made no progress for longer than the case's watchdog allows and was killed"
+                              : "the check process was ended by " + end.describe() + " while the case ran (a write far out of bounds, an abort, a crash in the driver)";
+      // Shrink it where the crash reproduces: each candidate in a child of its own.
+      const fs::path probe = fs::temp_directory_path() / ("plumbline_probe_" + std::to_string(::getpid()) + ".jsonl");
+      Options one = o;
+      one.values = to_string(r.values);
+      one.source.variant = r.variant == "user" ? o.source.variant : r.variant;
+      int steps = 0;
+      const Problem small = shrink_failure(
+          c.problem,
+          [&](const Problem& q) {
+            if (++steps > 40 || !plans::applies(*c.variant, q)) return false;
+            Options qo = one;
+            qo.seed = r.seed;
+            fs::remove(probe);
+            const ChildEnd e = run_child(child_args(qo, op, device.selector, probe.string(), 0, q.line()), probe.string(), 600);
+            return e.signal != 0;
+          },
+          40);
+      fs::remove(probe);
+      CaseResult rs = r;
+      rs.problem = small;
+      out.add(to_json(r));
+      ++out.failed;
+      print_failure(op + (kv.all.size() > 1 ? "/" + r.variant : ""), rs, r, o.source);
+      out.failures.push_back(failure_json(rs, r, o.source));
+      last_done = last_begun;
+    }
+    if (last_done < next) {  // it died before any case: nothing to blame on a kernel
+      exit_code = std::max(exit_code, 3);
+      std::cerr << "plumbline: internal error: the check process for " << op << " on " << device.selector << " ended (" << end.describe()
+                << ") before its first case\n";
+      out.stop = true;
+      return;
+    }
+    if (out.failed >= 3 && !sel.problem) {
+      std::cout << "  (stopping " << op << " after 3 failures)\n";
+      out.stop = true;
+    }
+    next = last_done + 1;
+  }
+  fs::remove(results);
+}
+
+void print_summary(const std::string& op, const std::string& device, const OpResult& r, size_t variants) {
+  std::string split;
+  for (const auto& [name, count] : r.per_variant) split += (split.empty() ? " (" : ", ") + name + " " + std::to_string(count);
+  split = variants > 1 ? split + ")" : "";
+  std::printf("%-22s %-9s %s  %d cases%s  worst ratio %.3g  kernel time %.3f ms\n", op.c_str(), device.c_str(), r.failed ? "FAIL" : "pass",
+              r.ran, split.c_str(), r.worst, r.seconds * 1e3);
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -49,6 +285,11 @@ void add_check_command(CLI::App& app, Context& ctx) {
   add_kernel_flags(cmd, opt->source);
   cmd->add_option("--json", opt->json, "write every case's result to this JSON file");
   cmd->add_flag("--first-failure", opt->first_failure, "stop an operator at its first failing case, unshrunk (mutation runs)");
+  cmd->add_option("--timeout", opt->timeout, "seconds a kernel launch may run before it counts as hung (default: from the problem's work, at least 10)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--in-process", opt->in_process, "run every case in this process: faster, but a crashing kernel ends the run");
+  cmd->add_option("--child-results", opt->child_results)->group("");  // internal: the isolated child's events
+  cmd->add_option("--first-case", opt->first_case)->group("");
   cmd->callback([opt, &ctx] {
     const plans::KernelSource& source = opt->source;
     source.validate();
@@ -56,11 +297,28 @@ void add_check_command(CLI::App& app, Context& ctx) {
     const Selection sel = select(opt->op, opt->problem, opt->all, nullptr);
     const auto devices = ocl::select_devices(opt->device.empty() ? ocl::default_selector() : opt->device);
 
+    if (!opt->child_results.empty()) {  // the isolated child: one operator, one device
+      ocl::Runtime rt(devices.at(0));
+      KernelChecker checker(rt, source);
+      checker.set_timeout(opt->timeout);
+      std::ofstream events(opt->child_results, std::ios::app);
+      const OpCases oc = cases_of(checker.variants(sel.ops.at(0)), sel.ops.at(0), sel, *opt);
+      OpResult out;
+      run_in_process(checker, sel.ops.at(0), oc, *opt, opt->first_case, out, &events);
+      ctx.exit_code = checker.faulted() ? 4 : out.failed ? 1 : 0;
+      return;
+    }
+
     nlohmann::json cases = nlohmann::json::array(), failures = nlohmann::json::array();
     bool all_passed = true;
     for (const auto& device : devices) {
-      ocl::Runtime rt(device);
-      KernelChecker checker(rt, source);
+      std::unique_ptr<ocl::Runtime> rt;
+      std::unique_ptr<KernelChecker> checker;
+      if (opt->in_process) {
+        rt = std::make_unique<ocl::Runtime>(device);
+        checker = std::make_unique<KernelChecker>(*rt, source);
+        checker->set_timeout(opt->timeout);
+      }
       for (const auto& op : sel.ops) {
         if (source.ours() && plans::our_variants(op).empty()) {
           if (!opt->all) throw Error("operator '" + op + "' has no OpenCL kernel yet");
@@ -71,68 +329,30 @@ void add_check_command(CLI::App& app, Context& ctx) {
           // --plan with --all: the operators the plan file has variants of
           bool any = false;
           try {
-            any = !checker.variants(op).empty();
+            any = !plans::variants_for(source, op).empty();
           } catch (const Error&) {
           }
           if (!any) continue;
         }
-        const auto& variants = checker.variants(op);
-        // The cases: random ones shared among the variants, or the one problem on each variant it meets.
-        std::vector<KernelCase> todo;
-        std::optional<CasePlan> plan;
-        int n = opt->cases;
-        if (sel.problem) {
-          for (const auto& v : variants)
-            if (plans::applies(v, *sel.problem)) todo.push_back({&v, rc::shrinkable::just(*sel.problem), values_for_case(0), opt->seed});
-          if (todo.empty()) plans::select_variant(variants, *sel.problem);  // the error naming every condition
-          n = static_cast<int>(todo.size());
+        OpResult r;
+        size_t variants = 0;
+        if (opt->in_process) {
+          const OpCases oc = cases_of(checker->variants(op), op, sel, *opt);
+          variants = checker->variants(op).size();
+          run_in_process(*checker, op, oc, *opt, 0, r, nullptr);
+          if (checker->faulted()) {
+            print_summary(op, device.selector, r, variants);
+            throw Error("a kernel faulted on " + device.selector + " and its context cannot be trusted: the run stops here (without --in-process each operator runs in a child process and the run goes on)");
+          }
         } else {
-          plan.emplace(variants, op, opt->cases, opt->seed);
+          variants = kernel_variants(source, op, device).all.size();
+          run_isolated(device, op, sel, *opt, r, ctx.exit_code);
+          if (ctx.exit_code >= 2) return;
         }
-        int failed = 0;
-        double worst = 0, seconds = 0;
-        std::map<std::string, int> per_variant;
-        for (int i = 0; i < n; ++i) {
-          KernelCase c = plan ? plan->at(i) : todo[static_cast<size_t>(i)];
-          if (!opt->values.empty()) c.values = values_from_string(opt->values);
-          const CaseResult r = checker.run(c.problem.value(), c.values, c.seed, c.variant);
-          cases.push_back(to_json(r));
-          ++per_variant[r.variant];
-          worst = std::max(worst, r.worst_ratio);
-          seconds += r.seconds;
-          if (r.passed) continue;
-          ++failed;
-          const std::string name = op + (variants.size() > 1 ? "/" + r.variant : "");
-          if (opt->first_failure) {
-            std::cout << "FAIL " << name << " on " << device.selector << " [" << r.verdict << "] at case " << i + 1 << ": " << r.message << "\n";
-            break;
-          }
-          const CaseResult rs = shrink_case(checker, c, r);
-          std::cout << "FAIL " << name << " on " << device.selector << " [" << rs.verdict << "]: " << rs.message
-                    << "\n  problem: " << rs.problem.line() << "  (values " << to_string(c.values) << ", seed " << c.seed
-                    << ", variant " << rs.variant << ")"
-                    << "\n  repro:   " << check_repro(rs, source) << "\n";
-          if (!(rs.problem == r.problem)) std::cout << "  (shrunk from " << r.problem.line() << ")\n";
-          failures.push_back({{"op", op}, {"device", device.selector}, {"variant", rs.variant}, {"verdict", rs.verdict},
-                              {"message", rs.message}, {"problem", rs.problem.line()}, {"original", r.problem.line()},
-                              {"values", to_string(c.values)}, {"seed", c.seed}, {"repro", check_repro(rs, source)}});
-          if (failed >= 3 && !sel.problem) {
-            std::cout << "  (stopping " << op << " after 3 failures)\n";
-            break;
-          }
-        }
-        all_passed = all_passed && failed == 0;
-        // How many cases ran, and on which variants when there are several.
-        int ran = 0;
-        std::string split;
-        for (const auto& [name, count] : per_variant) {
-          ran += count;
-          split += (split.empty() ? " (" : ", ") + name + " " + std::to_string(count);
-        }
-        split = variants.size() > 1 ? split + ")" : "";
-        std::printf("%-22s %-9s %s  %d cases%s  worst ratio %.3g  kernel time %.3f ms\n", op.c_str(), device.selector.c_str(),
-                    failed ? "FAIL" : "pass", ran, split.c_str(), worst, seconds * 1e3);
-        std::fflush(stdout);
+        for (auto& c : r.cases) cases.push_back(c);
+        for (auto& f : r.failures) failures.push_back(f);
+        all_passed = all_passed && r.failed == 0;
+        print_summary(op, device.selector, r, variants);
       }
     }
     if (!opt->json.empty()) {

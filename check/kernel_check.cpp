@@ -1,6 +1,8 @@
 #include "check/kernel_check.hpp"
 
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 
 #include "check/error_models.hpp"
 #include "check/shrink.hpp"
@@ -14,25 +16,21 @@ namespace plumbline {
 
 KernelChecker::KernelChecker(ocl::Runtime& runtime, plans::KernelSource source) : rt_(runtime), source_(std::move(source)) {
   source_.validate();
-  if (!source_.tuning_dir.empty()) own_tuning_ = plans::read_tuning(source_.tuning_dir);
 }
 
-const KernelChecker::OpKernels& KernelChecker::kernels(const std::string& op) {
-  auto it = kernels_.find(op);
-  if (it != kernels_.end()) return it->second;
+KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::string& op, const ocl::DeviceInfo& dev) {
   // --variant NAME@CLASS asks for one tuned instance of NAME.
-  plans::KernelSource source = source_;
+  plans::KernelSource source = source_in;
   const size_t at = source.variant.find('@');
   if (at != std::string::npos) source.variant.resize(at);
-  OpKernels k;
+  KernelVariants k;
   static const std::vector<plans::TuningEntry> none;
-  const std::vector<plans::TuningEntry>& db = !source.tuning_dir.empty() ? own_tuning_ : source.ours() ? plans::tuning_database() : none;
-  const ocl::DeviceInfo& dev = rt_.device();
+  const std::vector<plans::TuningEntry> own = source.tuning_dir.empty() ? none : plans::read_tuning(source.tuning_dir);
+  const std::vector<plans::TuningEntry>& db = !source.tuning_dir.empty() ? own : source.ours() ? plans::tuning_database() : none;
   for (auto& v : plans::variants_for(source, op)) {
     k.base.push_back(k.all.size());
     k.all.push_back(v);
-    // Tuned instances, unless --define asks for other defines.
-    if (!source.defines.empty()) continue;
+    if (!source.defines.empty()) continue;  // --define asks for other defines than the tuned ones
     std::vector<std::string> classes;
     for (const auto& c : v.classes) classes.push_back(c.name);
     if (classes.empty()) classes.push_back("all");
@@ -52,21 +50,27 @@ const KernelChecker::OpKernels& KernelChecker::kernels(const std::string& op) {
     }
   }
   if (at != std::string::npos) {
-    auto t = k.tuned.find(source_.variant);
+    auto t = k.tuned.find(source_in.variant);
     if (t == k.tuned.end())
-      throw Error(op + " has no tuned instance '" + source_.variant + "' on " + dev.selector + " (" + dev.name + "): plumbline tune makes them");
-    OpKernels only;
+      throw Error(op + " has no tuned instance '" + source_in.variant + "' on " + dev.selector + " (" + dev.name + "): plumbline tune makes them");
+    KernelVariants only;
     only.all.push_back(k.all[t->second]);
     only.base.push_back(0);
     k = std::move(only);
   }
-  return kernels_.emplace(op, std::move(k)).first->second;
+  return k;
+}
+
+const KernelVariants& KernelChecker::kernels(const std::string& op) {
+  auto it = kernels_.find(op);
+  if (it == kernels_.end()) it = kernels_.emplace(op, kernel_variants(source_, op, rt_.device())).first;
+  return it->second;
 }
 
 const std::vector<plans::Variant>& KernelChecker::variants(const std::string& op) { return kernels(op).all; }
 
 const plans::Variant& KernelChecker::select(const Problem& p) {
-  const OpKernels& k = kernels(p.op());
+  const KernelVariants& k = kernels(p.op());
   for (size_t i : k.base) {
     const plans::Variant& v = k.all[i];
     if (!plans::applies(v, p)) continue;
@@ -86,11 +90,65 @@ const cl::Program& KernelChecker::program_for(const plans::Variant& v) {
   return it->second;
 }
 
+namespace {
+
+// Bytes of memory the host has available now (Linux's MemAvailable), 0 when unknown.
+double host_available_bytes() {
+  std::ifstream f("/proc/meminfo");
+  std::string key;
+  double kb = 0;
+  std::string unit;
+  while (f >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+std::string gib(double bytes) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.0f bytes (%.2f GiB)", bytes, bytes / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+}  // namespace
+
+void KernelChecker::check_fits(const Problem& p, const plans::Variant& v) {
+  const ocl::DeviceInfo& dev = rt_.device();
+  const Signature sig = signature_of(p);
+  double device_total = 0, host_elements = 0;
+  auto tensor = [&](const std::string& name, int64_t numel, const char* what) {
+    const double bytes = 4.0 * static_cast<double>(numel);
+    device_total += bytes;
+    if (bytes > static_cast<double>(dev.max_alloc_bytes))
+      throw Error(p.line() + ": " + what + " '" + name + "' needs " + gib(bytes) + ", more than the largest allocation of " +
+                  dev.selector + " (" + dev.name + "), " + gib(static_cast<double>(dev.max_alloc_bytes)));
+  };
+  for (const auto& t : sig.inputs) tensor(t.name, t.shape.numel(), "input"), host_elements += static_cast<double>(t.shape.numel());
+  for (const auto& t : sig.outputs) tensor(t.name, t.shape.numel(), "output"), host_elements += static_cast<double>(t.shape.numel());
+  const std::vector<int64_t> scratch = plans::scratch_floats(v, p);
+  for (size_t i = 0; i < scratch.size(); ++i) tensor(v.scratch[i].name, scratch[i], "scratch buffer");
+  if (device_total > static_cast<double>(dev.global_mem_bytes))
+    throw Error(p.line() + ": its tensors need " + gib(device_total) + " together, more than the global memory of " + dev.selector + " (" +
+                dev.name + "), " + gib(static_cast<double>(dev.global_mem_bytes)));
+  // The host holds every tensor as float and as double, and the reference's outputs in double.
+  const double host = 20.0 * host_elements, available = host_available_bytes();
+  if (available > 0 && host > available)
+    throw Error(p.line() + ": checking it needs about " + gib(host) + " of host memory for the inputs, outputs and double reference; " +
+                gib(available) + " are available");
+  if (sig.flops > kReferenceBudget) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, ": its double reference costs %.3g FLOPs, more than the %.0e plumbline check runs in full", sig.flops,
+                  kReferenceBudget);
+    throw Error(p.line() + buf + " (bench checks such a problem at a smaller batch)");
+  }
+  ocl::check_launch(rt_, p, v, program_for(v));
+}
+
 Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant* v) {
   const plans::Variant& variant = v ? *v : select(p);
   if (!plans::applies(variant, p))
     throw Error("variant " + variant.id() + " (" + variant.where.str() + ") does not apply to " + p.line() + ": its condition is '" +
                 variant.when.text() + "'");
+  ocl::check_launch(rt_, p, variant, program_for(variant));
   const Signature sig = signature_of(p);
   if (inputs.size() != sig.inputs.size()) throw Error(p.op() + " takes " + std::to_string(sig.inputs.size()) + " inputs");
   std::vector<ocl::GuardedBuffer> in_b, out_b, scratch_b;
@@ -140,7 +198,9 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
 CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, const plans::Variant* v) {
   const plans::Variant& variant = v ? *v : select(p);
   CaseResult r{p, rt_.device().selector, variant.name, values, seed};
+  check_fits(p, variant);
   const Signature sig = signature_of(p);
+  rt_.set_watchdog(timeout_ > 0 ? timeout_ : rt_.watchdog_for(sig.flops, sig.bytes()));
   Rng rng(seed);
   std::vector<TensorF> in_f;
   std::vector<TensorD> in_d;
@@ -150,7 +210,15 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
   }
   const std::vector<TensorD> ref = run_reference(p, in_d);
   const std::vector<ErrorModel> models = error_models(p, in_d, ref, values == Values::Integers);
-  const Execution ex = execute(p, in_f, &variant);
+  Execution ex;
+  try {
+    ex = execute(p, in_f, &variant);
+  } catch (const ocl::KernelFault& f) {
+    faulted_ = true;
+    r.verdict = f.hung() ? "hung" : "crashed";
+    r.message = f.what();
+    return r;
+  }
   r.seconds = ex.seconds;
   if (!ex.problem.empty()) {
     r.verdict = ex.verdict;

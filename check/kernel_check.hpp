@@ -24,7 +24,8 @@ struct CaseResult {
   Values values = Values::Normal;
   uint64_t seed = 0;
   bool passed = false;
-  std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, untrustworthy
+  std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, untrustworthy,
+                        // crashed, hung
   std::string message;  // the first problem, in words
   double worst_ratio = 0;
   double max_error = 0;  // largest |kernel - reference| over every output's judged elements
@@ -39,6 +40,15 @@ struct Execution {
   std::string verdict, problem;
 };
 
+// The variants a source runs for an operator on a device: the plan's, and after each its tuned
+// instances for this device (NAME@CLASS, from the tuning database) that check covers too.
+struct KernelVariants {
+  std::vector<plans::Variant> all;      // what check covers
+  std::vector<size_t> base;             // the plan's variants among them, in priority order
+  std::map<std::string, size_t> tuned;  // "variant@class" -> its index
+};
+KernelVariants kernel_variants(const plans::KernelSource& source, const std::string& op, const ocl::DeviceInfo& device);
+
 class KernelChecker {
  public:
   explicit KernelChecker(ocl::Runtime& runtime, plans::KernelSource source = {});
@@ -50,8 +60,19 @@ class KernelChecker {
   // device when the database has an entry.
   const plans::Variant& select(const Problem& p);
 
-  // One case on variant v (the selected one when null; v's condition must hold for p).
+  // One case on variant v (the selected one when null; v's condition must hold for p). A kernel that
+  // faults or hangs is a failing verdict (crashed, hung); after one, faulted() holds and this
+  // checker's context may be unusable: the caller starts a fresh process for the next case.
   CaseResult run(const Problem& p, Values values, uint64_t seed, const plans::Variant* v = nullptr);
+  bool faulted() const { return faulted_; }
+  // The watchdog's limit per kernel launch: 0 derives it from each problem's work (Runtime::watchdog_for).
+  void set_timeout(double seconds) { timeout_ = seconds; }
+
+  // Before anything is allocated: every tensor against the device's largest allocation and global
+  // memory, the double reference against the host's available memory and the reference budget, and
+  // the launch against its kernels' parameters (the range of int arguments) and limits. Error (exit 2)
+  // naming the tensor, its bytes and the limit.
+  void check_fits(const Problem& p, const plans::Variant& v);
   // Runs a variant's kernels on the given inputs (poisoned outputs, guarded buffers).
   Execution execute(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant* v = nullptr);
 
@@ -63,14 +84,10 @@ class KernelChecker {
  private:
   ocl::Runtime& rt_;
   plans::KernelSource source_;
-  struct OpKernels {
-    std::vector<plans::Variant> all;      // what check covers
-    std::vector<size_t> base;             // the plan's variants among them, in priority order
-    std::map<std::string, size_t> tuned;  // "variant@class" -> its index
-  };
-  const OpKernels& kernels(const std::string& op);
-  std::map<std::string, OpKernels> kernels_;
-  std::vector<plans::TuningEntry> own_tuning_;  // the source's own tuning database, when it names one
+  const KernelVariants& kernels(const std::string& op);
+  std::map<std::string, KernelVariants> kernels_;
+  bool faulted_ = false;
+  double timeout_ = 0;
   std::map<std::string, cl::Program> programs_;
 };
 
@@ -80,6 +97,8 @@ class KernelChecker {
 // named attributes as RapidCheck's runs do. Each problem is drawn with the variant's tile sizes and
 // steered into its condition (plans::steer); shrinking keeps to problems the variant serves.
 inline constexpr double kKernelCaseBudget = 4e6;
+// The largest problem whose full double reference check runs (FLOPs): tens of seconds on one core.
+inline constexpr double kReferenceBudget = 2e10;
 Values values_for_case(int i);
 
 struct KernelCase {

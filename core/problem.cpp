@@ -147,7 +147,16 @@ void Problem::validate() const {
     // Re-check ranges and choices for values set programmatically (parse already did for text).
     parse_value(a, format_attr(v), line());
   }
-  spec.signature(*this);  // shape inference throws on an impossible problem
+  // Shape inference throws on an impossible problem; its message names the line.
+  try {
+    const Signature sig = spec.signature(*this);
+    for (const auto* ts : {&sig.inputs, &sig.outputs})
+      for (const auto& t : *ts) t.shape.numel();  // sizes that overflow are impossible too
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    if (msg.rfind(line(), 0) == 0) throw;
+    throw Error(line() + ": " + msg);
+  }
 }
 
 const AttrValue& Problem::get(const std::string& name) const {

@@ -70,6 +70,8 @@ std::vector<DeviceInfo> list_devices() {
         info.driver_version = trim(d.getInfo<CL_DRIVER_VERSION>());
         info.device_version = trim(d.getInfo<CL_DEVICE_VERSION>());
         info.compute_units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
+        info.clock_mhz = d.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
+        info.is_gpu = (d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
         info.global_mem_bytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
         info.local_mem_bytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
         info.max_alloc_bytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();

@@ -17,7 +17,8 @@ struct DeviceInfo {
   std::string platform_short;  // "pocl", "nvidia", or the platform name's first word in lower case
   std::string platform_name, platform_version;
   std::string name, vendor, driver_version, device_version;
-  uint32_t compute_units = 0;
+  uint32_t compute_units = 0, clock_mhz = 0;
+  bool is_gpu = false;
   uint64_t global_mem_bytes = 0, local_mem_bytes = 0, max_alloc_bytes = 0;
   size_t max_work_group_size = 0;
   std::vector<size_t> max_work_item_sizes;  // per dimension

@@ -87,7 +87,7 @@ std::string count_mismatch(const plans::Step& st, const std::vector<Param>& ps) 
 }
 
 template <class T>
-void set_scalar(cl::Kernel& k, cl_uint i, const plans::Value& v, const std::string& what, const std::string& type) {
+void set_scalar(cl::Kernel& k, cl_uint i, const plans::Value& v, const std::string& what, const std::string& type, bool set) {
   T x{};
   if constexpr (std::is_floating_point_v<T>) {
     x = static_cast<T>(v.f());
@@ -99,31 +99,32 @@ void set_scalar(cl::Kernel& k, cl_uint i, const plans::Value& v, const std::stri
       throw Error(what + " is " + std::to_string(i64) + ", outside the range of the parameter's type " + type);
     x = static_cast<T>(i64);
   }
+  if (!set) return;  // checking only
   call("setting " + what, [&] {
     k.setArg(i, sizeof(T), &x);
     return 0;
   });
 }
 
-void set_value(cl::Kernel& k, cl_uint i, const Param& p, const plans::Value& v, const std::string& what) {
+void set_value(cl::Kernel& k, cl_uint i, const Param& p, const plans::Value& v, const std::string& what, bool set) {
   std::string t = p.known ? p.type : (v.is_int() ? "int" : "float");
   if (t == "unsignedint") t = "uint";
-  if (t == "int") return set_scalar<cl_int>(k, i, v, what, t);
-  if (t == "uint") return set_scalar<cl_uint>(k, i, v, what, t);
-  if (t == "long") return set_scalar<cl_long>(k, i, v, what, t);
-  if (t == "ulong" || t == "size_t") return set_scalar<cl_ulong>(k, i, v, what, t);
-  if (t == "short") return set_scalar<cl_short>(k, i, v, what, t);
-  if (t == "ushort") return set_scalar<cl_ushort>(k, i, v, what, t);
-  if (t == "char") return set_scalar<cl_char>(k, i, v, what, t);
-  if (t == "uchar") return set_scalar<cl_uchar>(k, i, v, what, t);
-  if (t == "float") return set_scalar<cl_float>(k, i, v, what, t);
-  if (t == "double") return set_scalar<cl_double>(k, i, v, what, t);
+  if (t == "int") return set_scalar<cl_int>(k, i, v, what, t, set);
+  if (t == "uint") return set_scalar<cl_uint>(k, i, v, what, t, set);
+  if (t == "long") return set_scalar<cl_long>(k, i, v, what, t, set);
+  if (t == "ulong" || t == "size_t") return set_scalar<cl_ulong>(k, i, v, what, t, set);
+  if (t == "short") return set_scalar<cl_short>(k, i, v, what, t, set);
+  if (t == "ushort") return set_scalar<cl_ushort>(k, i, v, what, t, set);
+  if (t == "char") return set_scalar<cl_char>(k, i, v, what, t, set);
+  if (t == "uchar") return set_scalar<cl_uchar>(k, i, v, what, t, set);
+  if (t == "float") return set_scalar<cl_float>(k, i, v, what, t, set);
+  if (t == "double") return set_scalar<cl_double>(k, i, v, what, t, set);
   throw Error(what + ": plumbline cannot pass a value to a parameter of type " + t);
 }
 
 // Binds the step's arguments to the kernel's parameters.
-void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers& b,
-          const std::vector<Param>& ps, size_t& local_bytes) {
+void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers* b,
+               const std::vector<Param>& ps, size_t& local_bytes) {
   if (ps.size() != st.args.size()) throw Error(count_mismatch(st, ps));
   const plans::Env env = plans::env_for(v, p);
   std::map<std::string, size_t> scratch_index;
@@ -142,17 +143,12 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
     switch (kind) {
       case plans::Arg::Kind::Tensor:
       case plans::Arg::Kind::Scratch: {
-        GuardedBuffer* buf = nullptr;
-        if (kind == plans::Arg::Kind::Tensor) {
-          auto it = b.tensors.find(a.name);
-          if (it == b.tensors.end()) throw Error(what + ": " + p.line() + " has no tensor '" + a.name + "'");
-          buf = it->second;
-        } else {
-          buf = b.scratch.at(scratch_index.at(a.name));
-        }
+        if (kind == plans::Arg::Kind::Tensor && !env.tensor(a.name)) throw Error(what + ": " + p.line() + " has no tensor '" + a.name + "'");
         if (pr.known && pr.address != CL_KERNEL_ARG_ADDRESS_GLOBAL && pr.address != CL_KERNEL_ARG_ADDRESS_CONSTANT)
           throw Error(what + ": a buffer needs a global pointer parameter");
         if (pr.known && pr.type.rfind("float", 0) != 0) throw Error(what + ": buffer '" + a.name + "' holds floats, the parameter is " + pr.type);
+        if (!b) break;  // checking only
+        GuardedBuffer* buf = kind == plans::Arg::Kind::Tensor ? b->tensors.at(a.name) : b->scratch.at(scratch_index.at(a.name));
         call("setting " + what, [&] {
           k.setArg(i, buf->cl());
           return 0;
@@ -164,6 +160,7 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
         if (bytes < 1) throw Error(what + ": local(" + a.expr.text() + ") is " + std::to_string(bytes) + " bytes for problem " + p.line());
         if (pr.known && pr.address != CL_KERNEL_ARG_ADDRESS_LOCAL) throw Error(what + ": local(...) needs a __local pointer parameter");
         local_bytes += static_cast<size_t>(bytes);
+        if (!b) break;
         call("setting " + what, [&] {
           k.setArg(i, cl::Local(static_cast<size_t>(bytes)));
           return 0;
@@ -173,7 +170,7 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
       case plans::Arg::Kind::Value:
       case plans::Arg::Kind::TensorOrValue: {
         if (pr.pointer()) throw Error(what + ": a value for a pointer parameter (name a tensor or a scratch buffer there)");
-        set_value(k, i, pr, a.expr.eval(env), what);
+        set_value(k, i, pr, a.expr.eval(env), what, b != nullptr);
         break;
       }
     }
@@ -219,30 +216,54 @@ std::string program_options(const plans::Variant& v) {
   return defines + (defines.empty() ? "" : " ") + "-cl-kernel-arg-info";
 }
 
+namespace {
+
+cl::Kernel kernel_of(const cl::Program& program, const plans::Variant& v, const plans::Step& st) {
+  try {
+    return cl::Kernel(program, st.entry.c_str());
+  } catch (const cl::Error& e) {
+    std::string names;
+    try {
+      names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
+    } catch (const cl::Error&) {
+    }
+    throw Error(st.where.str() + ": step " + st.entry + ": creating kernel '" + st.entry + "' failed with " + error_name(e.err()) +
+                " (is it defined in " + v.file + "?" + (names.empty() ? "" : " the file defines: " + names) + ")");
+  }
+}
+
+// Binds (or, without buffers, only checks) a step's arguments; evaluation errors name the plan line.
+void bind_step(cl::Kernel& kernel, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers* buffers,
+               size_t& local_bytes) {
+  try {
+    bind_args(kernel, v, st, p, buffers, params_of(kernel), local_bytes);
+  } catch (const KernelFault&) {
+    throw;
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    throw Error(msg.rfind(st.where.file, 0) == 0 ? msg : st.where.str() + ": step " + st.entry + ": " + msg + " (problem " + p.line() + ")");
+  }
+}
+
+}  // namespace
+
+void check_launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program) {
+  for (const auto& st : v.steps) {
+    if (!plans::step_applies(v, st, p)) continue;
+    cl::Kernel kernel = kernel_of(program, v, st);
+    size_t local_bytes = 0;
+    bind_step(kernel, v, st, p, nullptr, local_bytes);
+    check_limits(kernel, rt, st, plans::dispatch(v, st, p), local_bytes, p);
+  }
+}
+
 double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers) {
   double seconds = 0;
   for (const auto& st : v.steps) {
     if (!plans::step_applies(v, st, p)) continue;
-    cl::Kernel kernel;
-    try {
-      kernel = cl::Kernel(program, st.entry.c_str());
-    } catch (const cl::Error& e) {
-      std::string names;
-      try {
-        names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
-      } catch (const cl::Error&) {
-      }
-      throw Error(st.where.str() + ": step " + st.entry + ": creating kernel '" + st.entry + "' failed with " + error_name(e.err()) +
-                  " (is it defined in " + v.file + "?" + (names.empty() ? "" : " the file defines: " + names) + ")");
-    }
+    cl::Kernel kernel = kernel_of(program, v, st);
     size_t local_bytes = 0;
-    try {
-      bind_args(kernel, v, st, p, buffers, params_of(kernel), local_bytes);
-    } catch (const Error& e) {
-      const std::string msg = e.what();
-      // Evaluation errors already name the plan line.
-      throw Error(msg.rfind(st.where.file, 0) == 0 ? msg : st.where.str() + ": step " + st.entry + ": " + msg + " (problem " + p.line() + ")");
-    }
+    bind_step(kernel, v, st, p, &buffers, local_bytes);
     const plans::Dispatch d = plans::dispatch(v, st, p);
     check_limits(kernel, rt, st, d, local_bytes, p);
     auto range = [](const std::vector<size_t>& s) {

@@ -25,6 +25,11 @@ struct Buffers {
 // read the kernels' parameters (-cl-kernel-arg-info).
 std::string program_options(const plans::Variant& v);
 
+// Everything launch() checks before a kernel runs, without buffers: the parameters against the plan's
+// arguments (kinds, counts, the range of every value), the NDRange against the limits. Error when a
+// launch could not be right; run it before allocating anything.
+void check_launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program);
+
 // Runs every step of v that applies to p with `program` (built from v's file with program_options(v)).
 // Returns the summed kernel time in seconds (profiling events).
 double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers);

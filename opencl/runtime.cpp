@@ -152,21 +152,45 @@ GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements) {
   return GuardedBuffer(context_, queue_, name, elements, guard);
 }
 
-double Runtime::run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what,
-                    std::chrono::duration<double> timeout) {
+double Runtime::watchdog_for(double flops, double bytes) const {
+  // Peak estimates from what the device says of itself: lanes per compute unit as on NVIDIA's SMs (128)
+  // or a CPU core's AVX-512 FMA units (32); bandwidth by kind. Rough on purpose: the factor covers it.
+  const bool gpu = device_.is_gpu;
+  const double flops_per_s = std::max(1.0, static_cast<double>(device_.compute_units)) * std::max(500.0, static_cast<double>(device_.clock_mhz)) * 1e6 *
+                             2 * (gpu ? 128 : 32);
+  const double bytes_per_s = gpu ? 500e9 : 10e9;
+  return std::max(10.0, 1000 * (flops / flops_per_s + bytes / bytes_per_s));
+}
+
+double Runtime::run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what) {
   cl::Event event;
-  call("launching " + what + " on " + device_.selector, [&] {
+  // A launch refused for lack of resources after an earlier fault, or a fault reported while waiting,
+  // is the kernel's failure: KernelFault (configuration errors were caught before the launch).
+  try {
     queue_.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
-    return queue_.flush();
-  });
+    queue_.flush();
+  } catch (const cl::Error& e) {
+    if (e.err() == CL_OUT_OF_RESOURCES || e.err() == CL_OUT_OF_HOST_MEMORY || e.err() < -1000)
+      throw KernelFault("OpenCL error " + error_name(e.err()) + " launching " + what + " on " + device_.selector, false);
+    fail(e.err(), "launching " + what + " on " + device_.selector);
+  }
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
-    const cl_int status = call("waiting for " + what, [&] { return event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(); });
+    cl_int status = 0;
+    try {
+      status = event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+    } catch (const cl::Error& e) {
+      status = e.err();
+    }
     if (status == CL_COMPLETE) break;
-    if (status < 0) fail(status, "running " + what + " on " + device_.selector);
-    if (std::chrono::steady_clock::now() - start > timeout)
-      throw Error("watchdog: " + what + " did not finish within " + std::to_string(static_cast<int>(timeout.count())) +
-                  " s on " + device_.selector + " (" + device_.name + "); the kernel may hang");
+    if (status < 0)
+      throw KernelFault(what + " faulted on " + device_.selector + " (" + device_.name + "): OpenCL status " + error_name(status) +
+                            " (an out-of-bounds access, a misaligned vector access, or too many resources)",
+                        false);
+    if (std::chrono::steady_clock::now() - start > std::chrono::duration<double>(watchdog_seconds_))
+      throw KernelFault("watchdog: " + what + " did not finish within " + std::to_string(static_cast<int>(watchdog_seconds_)) + " s on " +
+                            device_.selector + " (" + device_.name + "): it hangs, or is far slower than the problem's work allows",
+                        true);
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   const cl_ulong t0 = call("reading the profile of " + what, [&] { return event.getProfilingInfo<CL_PROFILING_COMMAND_START>(); });

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "opencl/buffer.hpp"
+#include "core/error.hpp"
 #include "opencl/cl.hpp"
 #include "opencl/device.hpp"
 #include "plans/library.hpp"
@@ -18,6 +19,18 @@ using plans::kernel_dir;
 // Folder of cached program binaries: PLUMBLINE_CACHE_DIR ("off" disables the cache), else
 // $XDG_CACHE_HOME/plumbline, else ~/.cache/plumbline.
 std::string cache_dir();
+
+// A kernel that faulted while it ran (an illegal address, out of resources, a lost device) or did not
+// finish within the watchdog's limit: a failing verdict of the kernel, not an error of the input. After
+// one, the context may be unusable (NVIDIA's is): the case that saw it is the last of its process.
+class KernelFault : public Error {
+ public:
+  KernelFault(const std::string& what, bool hung) : Error(what), hung_(hung) {}
+  bool hung() const { return hung_; }
+
+ private:
+  bool hung_;
+};
 
 struct BuiltProgram {
   cl::Program program;
@@ -44,14 +57,21 @@ class Runtime {
   GuardedBuffer buffer(const std::string& name, int64_t elements);
 
   // Enqueues and waits; returns the kernel's device time in seconds from its profiling event. A kernel
-  // still running after `timeout` is reported as hung (the watchdog) with an Error.
-  double run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what,
-             std::chrono::duration<double> timeout = std::chrono::seconds(120));
+  // that faults, or is still running after the watchdog's limit, throws KernelFault.
+  double run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what);
+
+  // The watchdog's limit for the launches that follow (KernelChecker sets it per problem from its work).
+  void set_watchdog(double seconds) { watchdog_seconds_ = seconds; }
+  double watchdog() const { return watchdog_seconds_; }
+  // How long a problem of this many FLOPs and bytes may run before it counts as hung: a generous factor
+  // (1000) over an estimate from the device's compute units and clock, and at least 10 s.
+  double watchdog_for(double flops, double bytes) const;
 
  private:
   DeviceInfo device_;
   cl::Context context_;
   cl::CommandQueue queue_;
+  double watchdog_seconds_ = 120;
 };
 
 // Sets kernel arguments in order: GuardedBuffer, cl::Buffer, cl::LocalSpaceArg or plain scalars.

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "core/npy.hpp"
@@ -261,6 +263,58 @@ TEST(CliTune, EveryCandidateIsCheckedBeforeItIsTimedAndAWrongOneIsNeverChosen) {
   const std::string repro = r.output.substr(at + 17, r.output.find('\n', at) - at - 17);
   const Outcome again = run(repro);
   EXPECT_EQ(again.status, 1) << repro << "\n" << again.output;
+}
+
+// ---- a kernel that crashes, hangs or asks for too much never takes the run down --------------------
+
+TEST(CliIsolation, AWildWriteIsACrashedVerdictWithARepro) {
+  const fs::path json = temp_dir() / "wild.json";
+  const Outcome r = run("check act --cases 6 --device pocl:0 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
+                        "/proptests/kernels/act_wild_write.cl --entry wild --json " + json.string());
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL act on pocl:0 [crashed]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("repro:   plumbline check act --problem"), std::string::npos) << r.output;
+  std::ifstream f(json);
+  const auto j = nlohmann::json::parse(f);
+  ASSERT_FALSE(j["cases"].empty());
+  for (const auto& c : j["cases"]) EXPECT_EQ(c["verdict"], "crashed") << c.dump();
+  EXPECT_EQ(j["failures"].size(), j["cases"].size());
+}
+
+TEST(CliIsolation, AHangingKernelIsAHungVerdictAndTheRunGoesOn) {
+  const Outcome r = run("check act --cases 2 --device pocl:0 --timeout 1 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
+                        "/proptests/kernels/act_hangs.cl --entry hang");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL act on pocl:0 [hung]: watchdog: hang did not finish within 1 s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("act                    pocl:0    FAIL  2 cases"), std::string::npos) << "both cases ran\n" << r.output;
+}
+
+TEST(CliIsolation, AnAbortingHostPathEndsOneOperatorAndEveryOtherIsReported) {
+  // A test hook aborts the check process before every case of act (an abort in the host path).
+  const fs::path json = temp_dir() / "abort.json", out = temp_dir() / "gate_abort";
+  const Outcome r = run("gate --op act --op add --op mul --no-bench --no-report --cases 8 --device pocl:0 --out " + out.string(),
+                        "PLUMBLINE_INJECT_ABORT=act");
+  EXPECT_EQ(r.status, 1) << r.output;
+  std::ifstream f(out / "check.json");
+  const auto j = nlohmann::json::parse(f);
+  std::map<std::string, std::set<std::string>> verdicts;
+  for (const auto& c : j["cases"]) verdicts[c["op"]].insert(c["verdict"]);
+  EXPECT_EQ(verdicts["act"], (std::set<std::string>{"crashed"}));
+  EXPECT_EQ(verdicts["add"], (std::set<std::string>{"pass"}));
+  EXPECT_EQ(verdicts["mul"], (std::set<std::string>{"pass"}));
+}
+
+TEST(CliIsolation, ProblemsTooLargeAreRefusedWithTheTensorAndItsBytes) {
+  const Outcome conv = run("check conv2d --problem 'conv2d:n=65536,c=65536,h=65536,w=65536' --device pocl:0");
+  EXPECT_EQ(conv.status, 2) << conv.output;
+  EXPECT_NE(conv.output.find("a tensor of shape [65536,65536,65536,65536] has more than 2^63 elements"), std::string::npos) << conv.output;
+  const Outcome wide = run("check matmul --problem 'matmul:m=2147483648,k=1,n=1' --device pocl:0");
+  EXPECT_EQ(wide.status, 2) << wide.output;
+  EXPECT_NE(wide.output.find("input 'a' needs 8589934592 bytes (8.00 GiB), more than the largest allocation"), std::string::npos) << wide.output;
+  const Outcome cube = run("check matmul --problem 'matmul:m=50000,k=50000,n=50000' --device pocl:0");
+  EXPECT_EQ(cube.status, 2) << cube.output;
+  EXPECT_NE(cube.output.find("input 'a' needs 10000000000 bytes"), std::string::npos) << cube.output;
+  EXPECT_EQ(cube.output.find("internal error"), std::string::npos) << cube.output;
 }
 
 TEST(Cli, DevicesWithoutAnyDriverSaysSo) {

@@ -1,0 +1,85 @@
+#include "apps/child_process.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "core/error.hpp"
+
+extern char** environ;
+
+namespace plumbline::apps {
+
+namespace fs = std::filesystem;
+
+std::string ChildEnd::describe() const {
+  if (stalled) return "killed after it made no progress for longer than its watchdog allows";
+  if (signal) return "signal " + std::to_string(signal) + " (" + std::string(strsignal(signal)) + ")";
+  return "exit " + std::to_string(exit_code);
+}
+
+std::string self_path() { return fs::read_symlink("/proc/self/exe").string(); }
+
+namespace {
+
+// The "limit" (seconds) of the last line of the activity file, when it has one: how long the case it
+// began may run.
+double last_limit(const std::string& path) {
+  std::ifstream f(path);
+  std::string line, last;
+  while (std::getline(f, line))
+    if (!line.empty()) last = line;
+  const size_t at = last.find("\"limit\":");
+  if (at == std::string::npos) return 0;
+  try {
+    return std::stod(last.substr(at + 8));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+}  // namespace
+
+ChildEnd run_child(const std::vector<std::string>& argv, const std::string& activity, double stall_seconds) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0)
+    throw Error("cannot start " + argv[0] + ": " + std::strerror(errno));
+  ChildEnd end;
+  auto last_change = std::chrono::steady_clock::now();
+  std::uintmax_t last_size = 0;
+  double limit = 0;
+  for (;;) {
+    int status = 0;
+    const pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) {
+      if (WIFEXITED(status)) end.exit_code = WEXITSTATUS(status);
+      if (WIFSIGNALED(status)) end.signal = WTERMSIG(status);
+      return end;
+    }
+    std::error_code ec;
+    const std::uintmax_t size = fs::exists(activity, ec) ? fs::file_size(activity, ec) : 0;
+    const auto now = std::chrono::steady_clock::now();
+    if (size != last_size) last_size = size, last_change = now, limit = last_limit(activity);
+    const double allowed = std::max(stall_seconds, limit + 120);
+    if (std::chrono::duration<double>(now - last_change).count() > allowed) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      end.stalled = true;
+      end.signal = SIGKILL;
+      return end;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace plumbline::apps

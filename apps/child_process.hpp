@@ -1,0 +1,25 @@
+#pragma once
+// Running plumbline itself as a child process, so that a kernel that crashes its process (a wild write
+// on a CPU device, an abort in a driver) or hangs it cannot take the caller down: the caller sees how
+// the child ended and goes on.
+#include <string>
+#include <vector>
+
+namespace plumbline::apps {
+
+struct ChildEnd {
+  int exit_code = -1;  // when it exited
+  int signal = 0;      // when a signal ended it (0: it exited)
+  bool stalled = false;  // killed by us: `activity` did not change for `stall_seconds`
+  std::string describe() const;  // "exit 1", "signal 11 (SIGSEGV)", "killed after 180 s without progress"
+};
+
+// Runs argv (argv[0] the program) with the caller's stdout and stderr. While it runs, the file
+// `activity` is watched: when its size has not changed for `stall_seconds` (a value read from the file's
+// last "limit" field, plus a margin, when it holds one), the child is killed.
+ChildEnd run_child(const std::vector<std::string>& argv, const std::string& activity, double stall_seconds);
+
+// This program's path (/proc/self/exe).
+std::string self_path();
+
+}  // namespace plumbline::apps
