@@ -1,5 +1,7 @@
 // `plumbline bench`: kernels timed on real layer shapes (bench/suite.hpp), Google Benchmark JSON out.
 // Compare two runs with bench/compare.py (the regression gate).
+#include <cstdio>
+#include <fstream>
 #include <memory>
 #include <regex>
 
@@ -17,7 +19,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     std::vector<std::string> batches, problems;
     std::string device, json, filter;
     plans::KernelSource source;
-    std::string baseline_kernel_file, baseline_plan, baseline_ref;
+    std::string baseline_kernel_file, baseline_plan, baseline_ref, shard;
     double threshold = 0.05;
     int repetitions = 9;
     double min_time = 0.1, check_budget = 3e8;
@@ -41,6 +43,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--baseline-plan", opt->baseline_plan, "paired comparison: this plan file's kernels as the baseline");
   cmd->add_option("--baseline-ref", opt->baseline_ref, "paired comparison: our kernels (and tuning) at this git revision as the baseline");
   cmd->add_option("--threshold", opt->threshold, "paired comparison: the change that counts (0.05: 5%)")->check(CLI::PositiveNumber);
+  add_shard_option(cmd, opt->shard);
   cmd->add_option("--json", opt->json, "write Google Benchmark's JSON here");
   cmd->add_flag("--verbose", opt->verbose, "Google Benchmark's full table instead of one line per benchmark");
   cmd->add_option("--filter", opt->filter, "only benchmarks whose name matches this regex");
@@ -60,6 +63,18 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     for (const auto& f : files)
       for (auto& e : bench::read_batch(f)) so.problems.push_back(std::move(e));
     for (const auto& line : opt->problems) so.problems.push_back({Problem::parse(line), "--problem", 0});
+    const Shard shard = parse_shard(opt->shard);
+    if (!shard.whole()) {  // problem j of the list belongs to shard j % N
+      std::vector<bench::BatchEntry> mine;
+      for (size_t j = 0; j < so.problems.size(); ++j)
+        if (shard.mine(j)) mine.push_back(so.problems[j]);
+      so.problems = std::move(mine);
+      if (so.problems.empty()) {
+        std::printf("bench: shard %d/%d has no problem\n", shard.index, shard.count);
+        if (!opt->json.empty()) std::ofstream(opt->json) << "{\"context\": {}, \"benchmarks\": []}\n";
+        return;
+      }
+    }
     opt->source.validate();
     so.source = opt->source;
     const int baselines = !opt->baseline_kernel_file.empty() + !opt->baseline_plan.empty() + !opt->baseline_ref.empty();

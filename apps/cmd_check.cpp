@@ -37,6 +37,8 @@ struct Options {
   int cases = 100;
   uint64_t seed = 1;
   double timeout = 0;
+  std::string shard_text;
+  Shard shard;
   std::string child_results;  // internal: run as the child, events to this file
   int first_case = 0;         // internal: the child starts here
 };
@@ -110,6 +112,7 @@ void run_in_process(KernelChecker& checker, const std::string& op, const OpCases
                     std::ofstream* events) {
   const auto& variants = checker.variants(op);
   for (int i = first; i < oc.count && !out.stop; ++i) {
+    if (!o.shard.mine(static_cast<size_t>(i))) continue;
     KernelCase c = oc.at(i);
     if (!o.values.empty()) c.values = values_from_string(o.values);
     const Problem p = c.problem.value();
@@ -158,6 +161,7 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   if (!o.values.empty()) a.insert(a.end(), {"--values", o.values});
   if (o.first_failure) a.push_back("--first-failure");
   if (o.timeout > 0) a.insert(a.end(), {"--timeout", std::to_string(o.timeout)});
+  if (!o.shard.whole()) a.insert(a.end(), {"--shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count)});
   const plans::KernelSource& s = o.source;
   auto add = [&](const char* flag, const std::string& v) {
     if (!v.empty()) a.insert(a.end(), {flag, v});
@@ -194,6 +198,8 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
   const std::string problem = sel.problem ? sel.problem->line() : "";
   int next = 0;
   while (next < oc.count && !out.stop) {
+    while (next < oc.count && !o.shard.mine(static_cast<size_t>(next))) ++next;  // this shard's cases only
+    if (next >= oc.count) break;
     fs::remove(results);
     const ChildEnd end = run_child(child_args(o, op, device.selector, results.string(), next, problem), results.string(), 600);
     const auto events = read_events(results.string());
@@ -288,11 +294,13 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--timeout", opt->timeout, "seconds a kernel launch may run before it counts as hung (default: from the problem's work, at least 10)")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--in-process", opt->in_process, "run every case in this process: faster, but a crashing kernel ends the run");
+  add_shard_option(cmd, opt->shard_text);
   cmd->add_option("--child-results", opt->child_results)->group("");  // internal: the isolated child's events
   cmd->add_option("--first-case", opt->first_case)->group("");
   cmd->callback([opt, &ctx] {
     const plans::KernelSource& source = opt->source;
     source.validate();
+    opt->shard = parse_shard(opt->shard_text);
     if (opt->all && source.user() && source.plan_file.empty()) throw Error("--kernel-file checks one operator: name it instead of --all");
     const Selection sel = select(opt->op, opt->problem, opt->all, nullptr);
     const auto devices = ocl::select_devices(opt->device.empty() ? ocl::default_selector() : opt->device);

@@ -127,7 +127,7 @@ std::string utc_stamp() {
 void add_gate_command(CLI::App& app, Context& ctx) {
   struct Options {
     std::vector<std::string> ops;
-    std::string device, out = "out", baseline, baseline_ref;
+    std::string device, out = "out", baseline, baseline_ref, shard;
     plans::KernelSource source;
     int cases = 100;
     uint64_t seed = 1;
@@ -147,6 +147,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
   add_kernel_flags(cmd, opt->source);
   cmd->add_flag("--no-report", opt->no_report, "do not write the HTML report");
   cmd->add_flag("--mutants", opt->mutants, "also measure detection power: the bug catalogue (plumbline mutants --catalogue)");
+  add_shard_option(cmd, opt->shard);
   cmd->callback([opt, &ctx] {
     opt->source.validate();
     if (!opt->source.kernel_file.empty() && opt->ops.size() != 1) throw Error("--kernel-file replaces one operator's kernel: give exactly one --op");
@@ -157,7 +158,8 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     const fs::path out = gate.out();
     for (const char* f : {"gradcheck.json", "check.json", "rules.json", "graphs.json", "bench.json", "regression.json", "paired.json", "mutants.json"})
       fs::remove(out / f);  // a step that does not run leaves no stale result behind
-    const std::string seed = " --seed " + std::to_string(opt->seed);
+    const Shard shard = parse_shard(opt->shard);
+    const std::string seed = " --seed " + std::to_string(opt->seed) + shard.flag();  // every sharded step gets --shard
     const std::string cases = " --cases " + std::to_string(opt->cases);
     int failed = 0;
     auto verdict = [&](Step& s, int status, const std::string& details) {
@@ -213,7 +215,8 @@ void add_gate_command(CLI::App& app, Context& ctx) {
       verdict(rules, s, std::to_string(j.is_object() ? j["rules"].size() : 0) + " verdicts, " + std::to_string(bad) + " failing");
     });
     Step& graphs = gate.step("graphs");
-    timed(graphs, [&] {
+    if (shard.index != 0) graphs.details = "runs on shard 0 of " + std::to_string(shard.count);
+    if (shard.index == 0) timed(graphs, [&] {
       const int s = gate.run("training graphs", "graphs", quote(self) + " rules graphs" + dev + " --json " + quote((out / "graphs.json").string()));
       verdict(graphs, s, "mlp_gelu, conv_block, transformer_mlp");
     });
@@ -228,7 +231,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
         for (const auto& op : opt->ops) filter += (filter.empty() ? "^(" : "|") + op;
         if (!filter.empty()) filter += "):";
         const int s = gate.run("benchmarks (smoke set)", "bench",
-                               quote(self) + " bench --smoke --repetitions 9 --min-time 0.02" + dev +
+                               quote(self) + " bench --smoke --repetitions 9 --min-time 0.02" + dev + shard.flag() +
                                    (filter.empty() ? "" : " --filter " + quote(filter)) + " --json " + quote((out / "bench.json").string()));
         const auto j = read_json(out / "bench.json");
         const bool none = s == 0 && (!j.is_object() || j["benchmarks"].empty());
@@ -246,7 +249,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
           std::string filter;
           for (const auto& op : opt->ops) filter += (filter.empty() ? "^(" : "|") + op;
           const int s = gate.run("paired against " + opt->baseline_ref, "regression",
-                                 quote(self) + " bench --smoke --repetitions 15 --min-time 0.02" + dev + " --baseline-ref " + quote(opt->baseline_ref) +
+                                 quote(self) + " bench --smoke --repetitions 15 --min-time 0.02" + dev + shard.flag() + " --baseline-ref " + quote(opt->baseline_ref) +
                                      (filter.empty() ? "" : " --filter " + quote(filter + "):")) + " --json " + quote((out / "paired.json").string()));
           const auto j = read_json(out / "paired.json");
           int regressions = 0, failed = 0;
@@ -274,18 +277,20 @@ void add_gate_command(CLI::App& app, Context& ctx) {
 
     // 7. Detection power (on request: a minute on PoCL).
     Step& power = gate.step("mutants");
-    if (opt->mutants)
+    if (opt->mutants && shard.index == 0)
       timed(power, [&] {
         std::string only;
         if (opt->ops.size() == 1) only = " --op " + quote(opt->ops[0]);
         const int s = gate.run("detection power: the bug catalogue", "mutants",
-                               quote(self) + " mutants --catalogue" + only + seed + dev + " --json " + quote((out / "mutants.json").string()));
+                               quote(self) + " mutants --catalogue" + only + " --seed " + std::to_string(opt->seed) + dev + " --json " +
+                                   quote((out / "mutants.json").string()));
         verdict(power, s, "every catalogued bug must be killed");
       });
 
     // Summary, history, report.
     nlohmann::json summary{{"kind", "gate"}, {"date", utc_stamp()}, {"device", opt->device}, {"cases", opt->cases},
-                           {"seed", opt->seed}, {"ops", opt->ops}, {"steps", nlohmann::json::array()}, {"passed", failed == 0}};
+                           {"seed", opt->seed}, {"ops", opt->ops}, {"steps", nlohmann::json::array()}, {"passed", failed == 0},
+                           {"shard", shard.whole() ? "" : std::to_string(shard.index) + "/" + std::to_string(shard.count)}};
     std::printf("\n%-12s %-8s %8s  %s\n", "step", "status", "seconds", "details");
     for (const auto& s : gate.steps()) {
       std::printf("%-12s %-8s %8.1f  %s\n", s.name.c_str(), s.status.c_str(), s.seconds, s.details.c_str());

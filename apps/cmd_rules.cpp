@@ -21,7 +21,7 @@ namespace plumbline::apps {
 namespace {
 
 struct Options {
-  std::string file, at, values, device, json;
+  std::string file, at, values, device, json, shard;
   std::vector<std::string> rules;
   int instances = 40;
   uint64_t seed = 1;
@@ -73,10 +73,15 @@ void add_rules_command(CLI::App& app, Context& ctx) {
   check->add_option("--seed", opt->seed, "seed of the problems and values");
   check->add_option("--device", opt->device, "device selector, or 'none' for the reference only (default: PLUMBLINE_DEVICE, else all)");
   check->add_option("--json", opt->json, "write each rule's verdict to this JSON file");
+  add_shard_option(check, opt->shard);
   check->callback([opt, &ctx] {
     const std::string file = opt->file.empty() ? egraph::default_rules_path() : opt->file;
     const auto all = egraph::load_rules(file);
-    const auto selected = chosen(all, opt->rules);
+    const Shard shard = parse_shard(opt->shard);
+    std::vector<const egraph::Rule*> selected;
+    const auto named = chosen(all, opt->rules);
+    for (size_t i = 0; i < named.size(); ++i)
+      if (shard.mine(i)) selected.push_back(named[i]);
     if (!opt->at.empty() && selected.size() != 1) throw Error("--at names one instance of one rule: give --rule NAME");
     egraph::RuleCheckOptions ro;
     ro.instances = opt->instances;

@@ -1,4 +1,5 @@
 // plumbline: tells a kernel author, with evidence, whether each kernel is right and how fast it is.
+#include <cstdlib>
 #include <iostream>
 
 #include "apps/commands.hpp"
@@ -26,6 +27,30 @@ std::vector<std::string> select_ops(const std::string& name, bool all, bool (*ke
   return ops;
 }
 
+Shard parse_shard(const std::string& text) {
+  std::string t = text;
+  if (t.empty()) {
+    const char* i = std::getenv("GTEST_SHARD_INDEX");
+    const char* n = std::getenv("GTEST_TOTAL_SHARDS");
+    if (!i || !n) return {};
+    t = std::string(i) + "/" + n;
+  }
+  const size_t slash = t.find('/');
+  Shard s;
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("");
+    size_t used = 0;
+    s.index = std::stoi(t.substr(0, slash), &used);
+    if (used != slash) throw std::invalid_argument("");
+    s.count = std::stoi(t.substr(slash + 1), &used);
+    if (used != t.size() - slash - 1) throw std::invalid_argument("");
+  } catch (const std::exception&) {
+    throw Error("shard '" + t + "' must be I/N with whole numbers, e.g. 0/4");
+  }
+  if (s.count < 1 || s.index < 0 || s.index >= s.count) throw Error("shard '" + t + "': I must be in 0 .. N-1 and N at least 1");
+  return s;
+}
+
 Selection select(const std::string& name, const std::string& problem_line, bool all, bool (*keep)(const std::string&)) {
   if (problem_line.empty()) return {select_ops(name, all, keep), std::nullopt};
   const Problem p = Problem::parse(problem_line);
@@ -45,6 +70,7 @@ int main(int argc, char** argv) {
   add_gradcheck_command(app, ctx);
   add_eval_command(app, ctx);
   add_rules_command(app, ctx);
+  add_report_command(app, ctx);
 #ifdef PLUMBLINE_WITH_OPENCL
   add_devices_command(app, ctx);
   add_check_command(app, ctx);

@@ -317,6 +317,42 @@ TEST(CliIsolation, ProblemsTooLargeAreRefusedWithTheTensorAndItsBytes) {
   EXPECT_EQ(cube.output.find("internal error"), std::string::npos) << cube.output;
 }
 
+// ---- shards for a CI matrix -------------------------------------------------------------------------
+
+TEST(CliShards, TwoShardsMergedGiveTheVerdictsOfOneRun) {
+  const fs::path a = temp_dir() / "shard_a", b = temp_dir() / "shard_b", whole = temp_dir() / "shard_whole", merged = temp_dir() / "merged";
+  for (const auto& d : {a, b, whole, merged}) fs::remove_all(d);
+  const std::string gate = "gate --op add --op softmax --no-bench --no-report --cases 10 --device pocl:0 --out ";
+  EXPECT_EQ(run(gate + a.string() + " --shard 0/2").status, 0);
+  EXPECT_EQ(run(gate + b.string(), "GTEST_SHARD_INDEX=1 GTEST_TOTAL_SHARDS=2").status, 0);  // the environment's shard
+  EXPECT_EQ(run(gate + whole.string()).status, 0);
+  const Outcome m = run("report merge " + a.string() + " " + b.string() + " --out " + merged.string() + " --no-report");
+  ASSERT_EQ(m.status, 0) << m.output;
+  auto verdicts = [](const fs::path& dir, const char* file, const char* list, std::vector<std::string> keys) {
+    std::ifstream f(dir / file);
+    const auto j = nlohmann::json::parse(f);
+    std::multiset<std::string> out;
+    for (const auto& c : j[list]) {
+      std::string k;
+      for (const auto& key : keys) k += c[key].dump() + " ";
+      out.insert(k);
+    }
+    return out;
+  };
+  const std::vector<std::string> case_keys{"op", "problem", "variant", "values", "seed", "verdict"};
+  EXPECT_EQ(verdicts(merged, "check.json", "cases", case_keys), verdicts(whole, "check.json", "cases", case_keys));
+  EXPECT_FALSE(verdicts(whole, "check.json", "cases", case_keys).empty());
+  EXPECT_EQ(verdicts(merged, "gradcheck.json", "cases", {"op", "problem", "seed", "passed"}),
+            verdicts(whole, "gradcheck.json", "cases", {"op", "problem", "seed", "passed"}));
+  EXPECT_EQ(verdicts(merged, "rules.json", "rules", {"rule", "evaluator", "passed", "instances"}),
+            verdicts(whole, "rules.json", "rules", {"rule", "evaluator", "passed", "instances"}));
+  // Each shard did part of it.
+  EXPECT_LT(verdicts(a, "check.json", "cases", case_keys).size(), verdicts(whole, "check.json", "cases", case_keys).size());
+  const Outcome bad = run("check add --shard 2/2 --device pocl:0");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find("shard '2/2': I must be in 0 .. N-1"), std::string::npos) << bad.output;
+}
+
 TEST(Cli, DevicesWithoutAnyDriverSaysSo) {
   const Outcome r = run("devices", "OCL_ICD_VENDORS=/nonexistent-vendors-dir");
   EXPECT_EQ(r.status, 2);
