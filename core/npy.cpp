@@ -80,6 +80,11 @@ template <class T>
 Tensor<T> read_npy(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw Error("cannot open " + path + ": " + std::strerror(errno));
+  return read_npy<T>(f, path);
+}
+
+template <class T>
+Tensor<T> read_npy(std::istream& f, const std::string& path) {
   char magic[6] = {};
   f.read(magic, 6);
   if (!f || std::memcmp(magic, kMagic, 6) != 0) throw Error(path + ": not a .npy file (bad magic)");
@@ -108,9 +113,19 @@ Tensor<T> read_npy(const std::string& path) {
   const std::string fortran = header_value(header, "fortran_order", path);
   if (fortran.find("True") < fortran.find(',')) throw Error(path + ": Fortran-order arrays are not supported; save with C order");
 
-  Tensor<T> out(parse_shape(header_value(header, "shape", path), path));
+  const Shape shape = parse_shape(header_value(header, "shape", path), path);
   const size_t item = descr == "<f4" ? 4 : 8;
-  std::vector<char> raw(static_cast<size_t>(out.numel()) * item);
+  // The data's size against what the file holds before anything is allocated: a header may claim more.
+  const auto here = f.tellg();
+  f.seekg(0, std::ios::end);
+  const auto held = static_cast<uint64_t>(f.tellg() - here);
+  f.seekg(here);
+  uint64_t need = 0;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(shape.numel()), item, &need) || need > held)
+    throw Error(path + ": truncated data: shape " + shape.str() + " needs " + std::to_string(shape.numel()) + " x " + std::to_string(item) +
+                " bytes, the file holds " + std::to_string(held));
+  Tensor<T> out(shape);
+  std::vector<char> raw(static_cast<size_t>(need));
   f.read(raw.data(), static_cast<std::streamsize>(raw.size()));
   if (f.gcount() != static_cast<std::streamsize>(raw.size()))
     throw Error(path + ": truncated data: shape " + out.shape.str() + " needs " + std::to_string(raw.size()) +
@@ -125,6 +140,8 @@ Tensor<T> read_npy(const std::string& path) {
 
 template Tensor<float> read_npy<float>(const std::string&);
 template Tensor<double> read_npy<double>(const std::string&);
+template Tensor<float> read_npy<float>(std::istream&, const std::string&);
+template Tensor<double> read_npy<double>(std::istream&, const std::string&);
 
 void write_npy(const std::string& path, const TensorF& t) { write_impl(path, t, "<f4"); }
 void write_npy(const std::string& path, const TensorD& t) { write_impl(path, t, "<f8"); }

@@ -12,6 +12,8 @@ namespace plumbline {
 
 namespace {
 
+constexpr int64_t kMaxIntAttr = int64_t{1} << 40;
+
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
@@ -46,6 +48,9 @@ AttrValue parse_value(const AttrSpec& spec, const std::string& text, const std::
       if (ec != std::errc() || ptr != text.data() + text.size())
         return fail("must be an integer, got '" + text + "'");
       if (v < spec.min) return fail("must be >= " + std::to_string(spec.min) + ", got " + text);
+      // No tensor has a side of 2^40: the bound keeps the shape arithmetic of every operator in range
+      // (found by fuzzing the parser: a padding of 7.8e18 overflowed conv2d's output size).
+      if (v > kMaxIntAttr) return fail("must be at most " + std::to_string(kMaxIntAttr) + " (2^40), got " + text);
       return v;
     }
     case AttrKind::Float: {
@@ -123,10 +128,11 @@ Problem Problem::make(const std::string& op, const std::vector<std::pair<std::st
   Problem p;
   p.op_ = op;
   for (const auto& a : spec.attrs) p.attrs_.emplace_back(a.name, a.def);
-  for (const auto& [name, value] : overrides) {
+  for (const auto& override : overrides) {
+    const std::string& name = override.first;  // a plain reference: clang 14 cannot capture a structured binding
     auto it = std::find_if(p.attrs_.begin(), p.attrs_.end(), [&](const auto& kv) { return kv.first == name; });
     if (it == p.attrs_.end()) throw Error(op + " has no attribute '" + name + "'");
-    it->second = value;
+    it->second = override.second;
   }
   p.validate();
   return p;

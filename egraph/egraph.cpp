@@ -170,7 +170,9 @@ const std::vector<Id>& EGraph::classes_with_op(int op) const {
 void EGraph::check_invariants() const {
   if (!pending_.empty()) throw Error("e-graph invariant: check_invariants() before rebuild()");
   std::set<std::pair<std::vector<Id>, std::pair<uint32_t, uint32_t>>> seen_nodes;
-  for (const auto& [id, cls] : classes_) {
+  for (const auto& entry : classes_) {
+    const auto& [id_binding, cls] = entry;
+    const Id id = id_binding;  // a plain variable: clang 14 cannot capture a structured binding
     if (find(id) != id || cls.id != id) throw Error("e-graph invariant 5: class " + std::to_string(id) + " is not canonical");
     for (const ENode& n : cls.nodes) {
       const ENode c = canonical(n);

@@ -84,7 +84,8 @@ const GraphOp& find_graph_op(const std::string& name) {
 int graph_op_index(const GraphOp& op) { return static_cast<int>(&op - graph_ops().data()); }
 
 Attrs complete_attrs(const GraphOp& op, const Attrs& given) {
-  for (const auto& [n, v] : given) {
+  for (const auto& kv : given) {
+    const std::string& n = kv.first;  // clang 14 cannot capture a structured binding
     if (std::none_of(op.attrs.begin(), op.attrs.end(), [&](const AttrSpec& s) { return s.name == n; })) {
       std::string names;
       for (const auto& s : op.attrs) names += (names.empty() ? "" : " ") + s.name;

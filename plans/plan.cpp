@@ -362,7 +362,8 @@ const std::string* Variant::define(const std::string& name) const {
 
 Variant Variant::with_defines(const std::vector<std::pair<std::string, std::string>>& overrides) const {
   Variant v = *this;
-  for (const auto& [name, value] : overrides) {
+  for (const auto& override : overrides) {
+    const std::string &name = override.first, &value = override.second;  // clang 14 cannot capture a structured binding
     auto it = std::find_if(v.defines.begin(), v.defines.end(), [&](const auto& d) { return d.first == name; });
     if (it == v.defines.end()) {
       std::string known;

@@ -12,6 +12,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev      # apps/: argument parsing, JSON
   python3 python3-matplotlib python3-scipy  # reports/ (Debian's python3, /usr/bin/python3)
   chromium                             # reports/: the report is tested in headless Chromium
+  clang libclang-rt-14-dev             # fuzz/: libFuzzer harnesses of the parsers
 )
 
 missing=()

@@ -11,11 +11,12 @@ struct ConvDims {
 
 // Output size along one axis; DESIGN.md: P = floor((H + 2ph - dh(R-1) - 1)/sh) + 1.
 int64_t out_size(const Problem& pr, const char* axis, int64_t in, int64_t pad, int64_t dil, int64_t ker, int64_t stride) {
-  const int64_t extent = dil * (ker - 1) + 1;
+  // Attributes are below 2^40 (the parser's bound): the extent's product needs 128 bits, nothing else.
+  const __int128 extent = static_cast<__int128>(dil) * (ker - 1) + 1;
   require(extent <= in + 2 * pad, pr,
-          std::string("dilated kernel extent along ") + axis + " (" + std::to_string(extent) +
+          std::string("dilated kernel extent along ") + axis + " (" + std::to_string(static_cast<int64_t>(std::min<__int128>(extent, INT64_MAX))) +
               ") is larger than the padded input (" + std::to_string(in + 2 * pad) + ")");
-  return (in + 2 * pad - extent) / stride + 1;
+  return static_cast<int64_t>((in + 2 * pad - extent) / stride + 1);
 }
 
 ConvDims conv_dims(const Problem& p) {
