@@ -121,9 +121,10 @@ Tensor<T> read_npy(std::istream& f, const std::string& path) {
   const auto held = static_cast<uint64_t>(f.tellg() - here);
   f.seekg(here);
   uint64_t need = 0;
-  if (__builtin_mul_overflow(static_cast<uint64_t>(shape.numel()), item, &need) || need > held)
-    throw Error(path + ": truncated data: shape " + shape.str() + " needs " + std::to_string(shape.numel()) + " x " + std::to_string(item) +
-                " bytes, the file holds " + std::to_string(held));
+  const bool overflow = __builtin_mul_overflow(static_cast<uint64_t>(shape.numel()), item, &need);
+  if (overflow || need > held)
+    throw Error(path + ": truncated data: shape " + shape.str() + " needs " + (overflow ? "more than 2^64" : std::to_string(need)) +
+                " bytes, file holds " + std::to_string(held));
   Tensor<T> out(shape);
   std::vector<char> raw(static_cast<size_t>(need));
   f.read(raw.data(), static_cast<std::streamsize>(raw.size()));
