@@ -100,6 +100,13 @@ Tensor<T> read_npy(std::istream& f, const std::string& path) {
   } else {
     throw Error(path + ": unsupported .npy version " + std::to_string(version[0]));
   }
+  // The header's length against what the file holds before it is allocated (found by fuzzing: a
+  // version-2 length of 2 GB).
+  const auto at = f.tellg();
+  f.seekg(0, std::ios::end);
+  const auto left = f.tellg() - at;
+  f.seekg(at);
+  if (!f || static_cast<uint64_t>(left) < header_len) throw Error(path + ": truncated .npy header");
   std::string header(header_len, '\0');
   f.read(header.data(), header_len);
   if (!f) throw Error(path + ": truncated .npy header");
