@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "core/registry.hpp"
 
 namespace plumbline {
@@ -14,10 +15,6 @@ namespace {
 
 constexpr int64_t kMaxIntAttr = int64_t{1} << 40;
 
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;

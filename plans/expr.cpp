@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace plumbline::plans {
 
@@ -22,10 +23,6 @@ namespace {
 
 using NodeP = std::shared_ptr<const Node>;
 
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 class Parser {
  public:

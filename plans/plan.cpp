@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "core/registry.hpp"
 
 namespace plumbline::plans {
@@ -16,10 +17,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 bool is_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 #ifndef PLUMBLINE_DEFAULT_TUNING_DIR
 #define PLUMBLINE_DEFAULT_TUNING_DIR "opencl/tuning"
@@ -20,10 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 std::vector<std::string> fields(const std::string& line) {
   std::vector<std::string> out;
