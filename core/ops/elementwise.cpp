@@ -43,7 +43,7 @@ Signature bias_add_signature(const Problem& p) {
   Signature s;
   s.inputs = {{"x", Shape{m, n}}, {"bias", Shape{n}}};
   s.outputs = {{"y", Shape{m, n}}};
-  s.flops = static_cast<double>(m * n);
+  s.flops = static_cast<double>(m) * static_cast<double>(n);
   return s;
 }
 
@@ -52,7 +52,7 @@ Signature bias_add_bwd_signature(const Problem& p) {
   Signature s;
   s.inputs = {{"d_y", Shape{m, n}}};
   s.outputs = {{"d_x", Shape{m, n}}, {"d_bias", Shape{n}}};
-  s.flops = static_cast<double>(m * n);
+  s.flops = static_cast<double>(m) * static_cast<double>(n);
   return s;
 }
 

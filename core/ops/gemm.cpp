@@ -41,7 +41,7 @@ Signature gemm_bias_act_signature(const Problem& p) {
   Signature s;
   s.inputs = {{"a", batched(b, m, k)}, {"b", gemm_b_shape(p)}, {"bias", Shape{n}}};
   s.outputs = {{"y", batched(b, m, n)}};
-  s.flops = std::max<int64_t>(b, 1) * m * n * (2.0 * k + 1 + activation_flops(p.s("act")));
+  s.flops = static_cast<double>(std::max<int64_t>(b, 1)) * m * n * (2.0 * k + 1 + activation_flops(p.s("act")));
   return s;
 }
 

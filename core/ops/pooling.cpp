@@ -18,7 +18,7 @@ std::vector<AttrSpec> pool_attrs(bool avg) {
 
 struct PoolDims {
   Shape x, y;
-  int64_t window;
+  double window;  // cells per window (a double: kh * kw may pass int64 for absurd attributes)
 };
 
 PoolDims pool_dims(const Problem& p) {
@@ -30,7 +30,7 @@ PoolDims pool_dims(const Problem& p) {
   require(kh <= h + 2 * ph, p, "window height kh=" + std::to_string(kh) + " is larger than the padded input (" + std::to_string(h + 2 * ph) + ")");
   require(kw <= w + 2 * pw, p, "window width kw=" + std::to_string(kw) + " is larger than the padded input (" + std::to_string(w + 2 * pw) + ")");
   const int64_t oh = (h + 2 * ph - kh) / p.i("sh") + 1, ow = (w + 2 * pw - kw) / p.i("sw") + 1;
-  return {Shape{n, c, h, w}, Shape{n, c, oh, ow}, kh * kw};
+  return {Shape{n, c, h, w}, Shape{n, c, oh, ow}, static_cast<double>(kh) * static_cast<double>(kw)};
 }
 
 Signature max_pool_signature(const Problem& p) {
@@ -38,7 +38,7 @@ Signature max_pool_signature(const Problem& p) {
   Signature s;
   s.inputs = {{"x", d.x}};
   s.outputs = {{"y", d.y}};
-  s.flops = static_cast<double>(d.y.numel() * d.window);
+  s.flops = static_cast<double>(d.y.numel()) * d.window;
   return s;
 }
 
@@ -47,7 +47,7 @@ Signature max_pool_bwd_signature(const Problem& p) {
   Signature s;
   s.inputs = {{"x", d.x}, {"d_y", d.y}};
   s.outputs = {{"d_x", d.x}};
-  s.flops = static_cast<double>(d.y.numel() * d.window);
+  s.flops = static_cast<double>(d.y.numel()) * d.window;
   return s;
 }
 
@@ -62,7 +62,7 @@ Signature avg_pool_bwd_signature(const Problem& p) {
   Signature s;
   s.inputs = {{"d_y", d.y}};
   s.outputs = {{"d_x", d.x}};
-  s.flops = static_cast<double>(d.y.numel() * d.window);
+  s.flops = static_cast<double>(d.y.numel()) * d.window;
   return s;
 }
 

@@ -15,7 +15,7 @@ Signature reduce_signature(const Problem& p) {
   Signature s;
   s.inputs = {{"x", Shape{m, n}}};
   s.outputs = {{"y", p.s("over") == "all" ? Shape{} : Shape{m}}};
-  s.flops = static_cast<double>(m * n);
+  s.flops = static_cast<double>(m) * static_cast<double>(n);
   return s;
 }
 
