@@ -49,7 +49,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--filter", opt->filter, "only benchmarks whose name matches this regex");
   cmd->add_option("--seed", opt->seed, "seed of the input values");
   cmd->add_option("--check-budget", opt->check_budget,
-                  "FLOPs of the reference check before timing; larger problems are checked at a smaller batch")
+                  "FLOPs of the full reference check before timing; larger problems are checked on a sample of their outputs")
       ->check(CLI::PositiveNumber);
   cmd->callback([opt, reps, min_time, &ctx] {
     bench::SuiteOptions so;

@@ -37,6 +37,7 @@ struct Options {
   int cases = 100;
   uint64_t seed = 1;
   double timeout = 0;
+  double reference_budget = kReferenceBudget;
   std::string shard_text;
   Shard shard;
   std::string child_results;  // internal: run as the child, events to this file
@@ -44,10 +45,12 @@ struct Options {
 };
 
 nlohmann::json to_json(const CaseResult& r) {
-  return {{"op", r.problem.op()}, {"family", Registry::get().find(r.problem.op()).family}, {"problem", r.problem.line()},
+  nlohmann::json j = {{"op", r.problem.op()}, {"family", Registry::get().find(r.problem.op()).family}, {"problem", r.problem.line()},
           {"device", r.device},   {"variant", r.variant},         {"values", to_string(r.values)},
           {"seed", r.seed},       {"passed", r.passed},           {"verdict", r.verdict}, {"message", r.message},
           {"worst_ratio", r.worst_ratio}, {"max_error", r.max_error}, {"seconds", r.seconds}};
+  if (!r.sampled.empty()) j["sampled"] = r.sampled;
+  return j;
 }
 
 nlohmann::json failure_json(const CaseResult& rs, const CaseResult& original, const plans::KernelSource& source) {
@@ -94,12 +97,14 @@ struct OpResult {
   int failed = 0, ran = 0;
   double worst = 0, seconds = 0;
   std::map<std::string, int> per_variant;
+  std::vector<std::string> sampled;  // per sampled case: "variant: what the sample covered"
   bool stop = false;  // three failures: no more cases
 
   void add(const nlohmann::json& c) {
     cases.push_back(c);
     ++ran;
     ++per_variant[c["variant"].get<std::string>()];
+    if (c.contains("sampled")) sampled.push_back(c["variant"].get<std::string>() + ": " + c["sampled"].get<std::string>());
     // JSON has no infinity: a ratio that was infinite comes back from the child as null.
     worst = std::max(worst, c["worst_ratio"].is_number() ? c["worst_ratio"].get<double>() : INFINITY);
     seconds += c["seconds"].is_number() ? c["seconds"].get<double>() : 0.0;
@@ -161,6 +166,7 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   if (!o.values.empty()) a.insert(a.end(), {"--values", o.values});
   if (o.first_failure) a.push_back("--first-failure");
   if (o.timeout > 0) a.insert(a.end(), {"--timeout", std::to_string(o.timeout)});
+  if (o.reference_budget != kReferenceBudget) a.insert(a.end(), {"--reference-budget", std::to_string(o.reference_budget)});
   if (!o.shard.whole()) a.insert(a.end(), {"--shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count)});
   const plans::KernelSource& s = o.source;
   auto add = [&](const char* flag, const std::string& v) {
@@ -272,6 +278,7 @@ void print_summary(const std::string& op, const std::string& device, const OpRes
   split = variants > 1 ? split + ")" : "";
   std::printf("%-22s %-9s %s  %d cases%s  worst ratio %.3g  kernel time %.3f ms\n", op.c_str(), device.c_str(), r.failed ? "FAIL" : "pass",
               r.ran, split.c_str(), r.worst, r.seconds * 1e3);
+  for (const auto& s : r.sampled) std::printf("  %s\n", s.c_str());
   std::fflush(stdout);
 }
 
@@ -293,6 +300,10 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--first-failure", opt->first_failure, "stop an operator at its first failing case, unshrunk (mutation runs)");
   cmd->add_option("--timeout", opt->timeout, "seconds a kernel launch may run before it counts as hung (default: from the problem's work, at least 10)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--reference-budget", opt->reference_budget,
+                  "FLOPs of the largest full double reference; a GEMM or convolution above it is checked on a sample of its outputs "
+                  "(docs/verification.md)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--in-process", opt->in_process, "run every case in this process: faster, but a crashing kernel ends the run");
   add_shard_option(cmd, opt->shard_text);
   cmd->add_option("--child-results", opt->child_results)->group("");  // internal: the isolated child's events
@@ -309,6 +320,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
       ocl::Runtime rt(devices.at(0));
       KernelChecker checker(rt, source);
       checker.set_timeout(opt->timeout);
+      checker.set_reference_budget(opt->reference_budget);
       std::ofstream events(opt->child_results, std::ios::app);
       const OpCases oc = cases_of(checker.variants(sel.ops.at(0)), sel.ops.at(0), sel, *opt);
       OpResult out;
@@ -326,6 +338,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
         rt = std::make_unique<ocl::Runtime>(device);
         checker = std::make_unique<KernelChecker>(*rt, source);
         checker->set_timeout(opt->timeout);
+        checker->set_reference_budget(opt->reference_budget);
       }
       for (const auto& op : sel.ops) {
         if (source.ours() && plans::our_variants(op).empty()) {

@@ -26,19 +26,10 @@ double TimedProblem::launch() { return ocl::launch(kc_.runtime(), p_, variant_, 
 
 CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed, const plans::Variant* variant) {
   CheckOnce c;
-  c.checked = p;
-  const plans::Variant& v = variant ? *variant : kc.select(p);
-  for (const char* batch : {"n", "batch", "b", "m"}) {
-    if (!c.checked.has(batch)) continue;
-    // Halve the batch-like dimension until the reference fits the budget (bwd_data keeps n >= 1, ...).
-    while (signature_of(c.checked).flops > flops_budget && c.checked.i(batch) > 1) {
-      const Problem half = c.checked.with(batch, c.checked.i(batch) / 2);
-      if (!plans::applies(v, half)) break;
-      c.checked = half;
-    }
-  }
-  const CaseResult r = kc.run(c.checked, Values::Normal, seed, &v);
+  kc.set_reference_budget(flops_budget);
+  const CaseResult r = kc.run(p, Values::Normal, seed, variant);
   c.passed = r.passed;
+  c.sampled = r.sampled;
   if (!r.passed) c.message = r.verdict + ": " + r.message + " (repro: " + check_repro(r, kc.source()) + ")";
   return c;
 }

@@ -28,13 +28,12 @@ class TimedProblem {
 struct CheckOnce {
   bool passed = false;
   std::string message;  // why not
-  Problem checked;      // the problem checked: the benchmark's own, or the same layer at a smaller batch
+  std::string sampled;  // empty: every output element checked; else what the sample covered
 };
 
 // Checks the variant that serves p against the reference before it is timed (normal values, one
-// case). A problem whose reference would cost more than `flops_budget` (the reference runs in double
-// on the host) is checked at a smaller batch (n, batch, b or m halved until it fits, as long as the
-// same variant serves it): the same layer, every other dimension as timed.
+// case), at the size it is timed. A problem whose reference would cost more than `flops_budget` (the
+// reference runs in double on the host) is checked on a sample of its outputs (check/sampling.hpp).
 CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed, const plans::Variant* v = nullptr);
 
 }  // namespace plumbline::bench

@@ -60,8 +60,11 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
       c.worst_ref = ref[i];
       c.worst_bound = bound;
     }
-    if (!why.empty() && c.message.empty())
+    if (!why.empty() && c.message.empty()) {
       c.message = "output '" + name + "' element " + std::to_string(i) + ": " + why;
+      c.first_index = i;
+      c.first_why = why;
+    }
   };
   const double g = gamma_of(model.k);
   for (int64_t i = 0; i < c.elements; ++i) {
@@ -122,6 +125,8 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
   // More than half of the outputs that should be nonzero (at least 4 of them) are exactly zero: the
   // kernel likely computed
   // nothing (or wrote zeros), which a loose comparison could pass.
+  c.zero_where_nonzero = zero_where_nonzero;
+  c.nonzero_refs = nonzero_refs;
   if (nonzero_refs >= 4 && zero_where_nonzero * 2 > nonzero_refs) {
     c.untrustworthy = true;
     c.message = "output '" + name + "' is zero in " + std::to_string(zero_where_nonzero) + " of " +

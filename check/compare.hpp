@@ -40,6 +40,9 @@ struct Comparison {
   int64_t worst_index = -1;
   double worst_got = 0, worst_ref = 0, worst_bound = 0;
   std::string message;  // the first problem, in words (empty when passed)
+  int64_t first_index = -1;  // the element the message names, and what is wrong with it
+  std::string first_why;
+  int64_t zero_where_nonzero = 0, nonzero_refs = 0;  // the untrustworthy test's counts
 };
 
 Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model);

@@ -30,6 +30,7 @@ struct CaseResult {
   double worst_ratio = 0;
   double max_error = 0;  // largest |kernel - reference| over every output's judged elements
   double seconds = 0;    // kernel time from profiling events
+  std::string sampled;   // empty: every element checked; else what the sample covered (check/sampling.hpp)
 };
 
 // What one launch produced: the outputs, the kernel time, and the first memory problem (a write out
@@ -67,9 +68,14 @@ class KernelChecker {
   bool faulted() const { return faulted_; }
   // The watchdog's limit per kernel launch: 0 derives it from each problem's work (Runtime::watchdog_for).
   void set_timeout(double seconds) { timeout_ = seconds; }
+  // Problems whose double reference costs more FLOPs than this are checked on a sample of their outputs
+  // (check/sampling.hpp) where the operator can be sampled; beyond kReferenceBudget the others are refused.
+  void set_reference_budget(double flops) { reference_budget_ = flops; }
+  bool sampled(const Problem& p) const;
 
   // Before anything is allocated: every tensor against the device's largest allocation and global
-  // memory, the double reference against the host's available memory and the reference budget, and
+  // memory, the double reference (or the sample's float copies) against the host's available memory
+  // and a reference that cannot be sampled against kReferenceBudget, and
   // the launch against its kernels' parameters (the range of int arguments) and limits. Error (exit 2)
   // naming the tensor, its bytes and the limit.
   void check_fits(const Problem& p, const plans::Variant& v);
@@ -88,7 +94,9 @@ class KernelChecker {
   std::map<std::string, KernelVariants> kernels_;
   bool faulted_ = false;
   double timeout_ = 0;
+  double reference_budget_;
   std::map<std::string, cl::Program> programs_;
+  CaseResult run_sampled(const Problem& p, Values values, uint64_t seed, const plans::Variant& variant, CaseResult r);
 };
 
 // The cases of `plumbline check OP --cases N --seed S` (problems of at most kKernelCaseBudget FLOPs:
@@ -98,6 +106,7 @@ class KernelChecker {
 // steered into its condition (plans::steer); shrinking keeps to problems the variant serves.
 inline constexpr double kKernelCaseBudget = 4e6;
 // The largest problem whose full double reference check runs (FLOPs): tens of seconds on one core.
+// Larger ones are sampled (check/sampling.hpp), or refused where the operator cannot be.
 inline constexpr double kReferenceBudget = 2e10;
 Values values_for_case(int i);
 

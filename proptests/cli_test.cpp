@@ -317,6 +317,24 @@ TEST(CliIsolation, ProblemsTooLargeAreRefusedWithTheTensorAndItsBytes) {
   EXPECT_EQ(cube.output.find("internal error"), std::string::npos) << cube.output;
 }
 
+TEST(CliIsolation, ProblemsBeyondTheReferenceBudgetAreSampledAtTheirSize) {
+  // 8.6e9 FLOPs: beyond the budget given, so checked on a sample of its outputs; the JSON says which.
+  const fs::path json = temp_dir() / "sampled.json";
+  const Outcome r = run("check matmul --problem 'matmul:m=1024,k=4096,n=1000,tb=1' --variant xgemm --reference-budget 1e8 --device pocl:0 --json " +
+                        json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("xgemm: sampled 4100 of 1024000 elements of y (a fault in 0.112% of them is caught with probability 99%)"),
+            std::string::npos)
+      << r.output;
+  std::ifstream f(json);
+  const auto j = nlohmann::json::parse(f);
+  ASSERT_FALSE(j["cases"].empty());
+  for (const auto& c : j["cases"]) EXPECT_TRUE(c.contains("sampled")) << c.dump();
+  // An operator that cannot be sampled is refused beyond the hard budget, with the reason.
+  const Outcome big = run("check softmax --problem 'softmax:m=100000,n=100000' --device pocl:0");
+  EXPECT_EQ(big.status, 2) << big.output;
+}
+
 // ---- shards for a CI matrix -------------------------------------------------------------------------
 
 TEST(CliShards, TwoShardsMergedGiveTheVerdictsOfOneRun) {

@@ -245,6 +245,50 @@ TEST(PlantedKernel, GroupNormThatIgnoresChannelsNotDivisibleByGroups) {
   EXPECT_FALSE(catch_bug("group_norm", "group_norm_seed.cl", {"seed_group_norm"}, 40, Values::Normal).has_value());
 }
 
+// ---- sampled checks of problems too large for the full reference ----------------------------------
+
+TEST(SampledCheck, PlantedGemmAndConvBugsAreCaughtAndOurKernelsPass) {
+  struct Planted {
+    const char* file;
+    std::vector<std::string> entries;
+    const char* problem;
+  };
+  const std::vector<Planted> planted = {
+      {"matmul_drops_k_tail.cl", {"matmul_k16"}, "matmul:m=200,k=1000,n=150"},
+      {"gemm_bias_act_bwd_db_into_slice0.cl", {"gemm_bias_act_grad_pre", "gemm_bias_act_grad_a", "grad_b_slice0", "gemm_bias_act_grad_bias"},
+       "gemm_bias_act_bwd:batch=3,m=40,k=50,n=60,act=gelu_tanh,bshared=0"},
+      {"conv2d_nchw_read_as_nhwc.cl", {"nhwc", "nhwc_bias"}, "conv2d:n=2,c=16,h=23,w=19,k=24,r=3,s=3,ph=1,pw=1,bias=1"},
+      {"conv2d_bwd_weight_groups_ignored.cl", {"wgrad_nogroups", "wgrad_nogroups_bias", "conv2d_backward_bias"},
+       "conv2d_bwd_weight:n=2,c=16,h=21,w=17,k=24,r=3,s=3,g=4,bias=1"},
+      {"conv2d_bwd_data_local49.cl", {"dgrad49"}, "conv2d_bwd_data:n=1,c=4,h=30,w=30,k=8,r=9,s=9,ph=4,pw=4"},
+  };
+  auto& dev = devices().at(0);
+  for (const auto& pl : planted) {
+    const Problem p = Problem::parse(pl.problem);
+    KernelChecker user(*dev.runtime, plans::KernelSource{.kernel_file = std::string(PLUMBLINE_PLANTED_DIR) + "/" + pl.file, .entries = pl.entries});
+    user.set_reference_budget(1e5);  // sample problems that the full reference could still check
+    ASSERT_TRUE(user.sampled(p)) << pl.problem;
+    const CaseResult bad = user.run(p, Values::Normal, 3);
+    EXPECT_FALSE(bad.passed) << pl.file << " passed a sampled check of " << pl.problem << ": " << bad.sampled;
+    if (bad.verdict != "unwritten") {  // else caught by the poison, before any element is compared
+      EXPECT_NE(bad.sampled, "") << pl.file;
+      EXPECT_NE(bad.message.find("sampled unit"), std::string::npos) << pl.file << ": " << bad.message;
+    }
+    // The full check agrees.
+    KernelChecker full(*dev.runtime, plans::KernelSource{.kernel_file = std::string(PLUMBLINE_PLANTED_DIR) + "/" + pl.file, .entries = pl.entries});
+    EXPECT_FALSE(full.run(p, Values::Normal, 3).passed) << pl.file;
+    // Our kernels, every variant that serves the problem, pass the same sampled check.
+    dev.ours->set_reference_budget(1e5);
+    for (const auto& v : dev.ours->variants(p.op())) {
+      if (!plans::applies(v, p)) continue;
+      const CaseResult good = dev.ours->run(p, Values::Normal, 3, &v);
+      EXPECT_TRUE(good.passed) << p.op() << "/" << v.name << ": " << good.message;
+      EXPECT_NE(good.sampled, "") << v.name;
+    }
+    dev.ours->set_reference_budget(kReferenceBudget);
+  }
+}
+
 // ---- the sizes tried follow the plan in use --------------------------------------------------------
 
 TEST(PlanBoundaries, AKernelWrongOnlyAtItsOwnWorkGroupMultipleIsCaught) {

@@ -49,7 +49,7 @@ Candidate evaluate(KernelChecker& kc, const plans::Variant& base, const Defines&
         return c;
       }
     }
-    // 2. The class's own problems (at a smaller batch where the reference would cost too much).
+    // 2. The class's own problems, at their size (sampled where the full reference would cost too much).
     for (const auto& p : problems) {
       const bench::CheckOnce co = bench::check_once(kc, p, o.check_budget, o.seed, &v);
       if (!co.passed) {
