@@ -1,9 +1,10 @@
 #include "core/random.hpp"
 
 #include <algorithm>
-
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 #include "core/error.hpp"
 
@@ -53,13 +54,14 @@ float sample(Values v, Rng& rng) {
   return 0.0f;
 }
 
-void fill(TensorF& t, Values v, Rng& rng) {
-  for (auto& x : t.data) x = sample(v, rng);
-  if (v != Values::Edge || t.data.empty()) return;
-  // Every edge tensor holds special values, even a tiny one (a 3-element tensor would otherwise see
-  // NaN in 1 case of 25): a run of the edge list from a random start, at random places, then NaN, +Inf
-  // and -Inf, the values the NaN policy is about (mutants that mishandled them survived otherwise: a
-  // relu dropping NaN, silu(-Inf) as -Inf * 0), where the tensor has room for them beside the run.
+namespace {
+
+// Every edge tensor holds special values, even a tiny one (a 3-element tensor would otherwise see
+// NaN in 1 case of 25): a run of the edge list from a random start, at random places, then NaN, +Inf
+// and -Inf, the values the NaN policy is about (mutants that mishandled them survived otherwise: a
+// relu dropping NaN, silu(-Inf) as -Inf * 0), where the tensor has room for them beside the run.
+void place_edge_values(TensorF& t, Rng& rng) {
+  if (t.data.empty()) return;
   const auto& e = edge_values();
   auto place = [&](float value) { t.data[std::uniform_int_distribution<size_t>(0, t.data.size() - 1)(rng)] = value; };
   const size_t start = std::uniform_int_distribution<size_t>(0, e.size() - 1)(rng);
@@ -68,6 +70,13 @@ void fill(TensorF& t, Values v, Rng& rng) {
   if (t.data.size() >= 3)
     for (float special : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()})
       place(special);
+}
+
+}  // namespace
+
+void fill(TensorF& t, Values v, Rng& rng) {
+  for (auto& x : t.data) x = sample(v, rng);
+  if (v == Values::Edge) place_edge_values(t, rng);
 }
 
 TensorF make_input(const TensorDecl& decl, Values v, Rng& rng) {
@@ -96,6 +105,29 @@ TensorF make_input(const TensorDecl& decl, Values v, Rng& rng) {
       break;
     }
   }
+  return t;
+}
+
+TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed) {
+  Rng rng(seed);
+  if (decl.domain != Domain::Real) return make_input(decl, v, rng);
+  TensorF t(decl.shape);
+  constexpr int64_t kChunk = int64_t{1} << 20;
+  const int64_t chunks = (t.numel() + kChunk - 1) / kChunk;
+  std::atomic<int64_t> next{0};
+  auto worker = [&] {
+    for (int64_t c; (c = next++) < chunks;) {
+      Rng local(seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(c) + 1);
+      const int64_t end = std::min(t.numel(), (c + 1) * kChunk);
+      for (int64_t i = c * kChunk; i < end; ++i) t[i] = sample(v, local);
+    }
+  };
+  std::vector<std::thread> pool;
+  const int64_t threads = std::min<int64_t>(std::max(1u, std::thread::hardware_concurrency()), chunks);
+  for (int64_t i = 1; i < threads; ++i) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
+  if (v == Values::Edge) place_edge_values(t, rng);  // as fill() places them
   return t;
 }
 

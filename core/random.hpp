@@ -35,4 +35,9 @@ void fill(TensorF& t, Values v, Rng& rng);
 // Real tensors draw from `v`.
 TensorF make_input(const TensorDecl& decl, Values v, Rng& rng);
 
+// The same distributions drawn on every core, for tensors of hundreds of millions of elements (a
+// sampled check's inputs): chunk c of a Real tensor draws from its own generator seeded by (seed, c),
+// so the values do not depend on the number of threads; they differ from make_input's.
+TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed);
+
 }  // namespace plumbline

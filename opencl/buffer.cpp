@@ -20,16 +20,18 @@ GuardedBuffer::GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std:
                    [&] { return whole_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region); });
 }
 
-void GuardedBuffer::write_all(const std::vector<uint32_t>& bits) {
-  call("writing buffer '" + name_ + "'", [&] {
-    return queue_.enqueueWriteBuffer(whole_, CL_TRUE, 0, bits.size() * 4, bits.data());
-  });
+void GuardedBuffer::write_guards() {
+  const std::vector<uint32_t> guard(static_cast<size_t>(guard_), guard_bits_);
+  for (const int64_t first : {int64_t{0}, guard_ + elements_})
+    call("writing the guards of buffer '" + name_ + "'", [&] {
+      return queue_.enqueueWriteBuffer(whole_, CL_TRUE, static_cast<size_t>(first) * 4, guard.size() * 4, guard.data());
+    });
 }
 
-std::vector<uint32_t> GuardedBuffer::read_all() {
-  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_));
-  call("reading buffer '" + name_ + "'", [&] {
-    return queue_.enqueueReadBuffer(whole_, CL_TRUE, 0, bits.size() * 4, bits.data());
+std::vector<uint32_t> GuardedBuffer::read_guard(int64_t first_element) {
+  std::vector<uint32_t> bits(static_cast<size_t>(guard_));
+  call("reading the guards of buffer '" + name_ + "'", [&] {
+    return queue_.enqueueReadBuffer(whole_, CL_TRUE, static_cast<size_t>(first_element) * 4, bits.size() * 4, bits.data());
   });
   return bits;
 }
@@ -38,15 +40,16 @@ void GuardedBuffer::upload(const std::vector<float>& values) {
   if (static_cast<int64_t>(values.size()) != elements_)
     throw std::logic_error("upload of " + std::to_string(values.size()) + " values into buffer '" + name_ + "' of " +
                            std::to_string(elements_));
-  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_), guard_bits_);
-  std::memcpy(bits.data() + guard_, values.data(), values.size() * 4);
-  write_all(bits);
+  write_guards();
+  call("writing buffer '" + name_ + "'", [&] { return queue_.enqueueWriteBuffer(interior_, CL_TRUE, 0, values.size() * 4, values.data()); });
 }
 
 void GuardedBuffer::poison() {
-  std::vector<uint32_t> bits(static_cast<size_t>(elements_ + 2 * guard_), guard_bits_);
-  std::fill(bits.begin() + guard_, bits.begin() + guard_ + elements_, kPoisonBits);
-  write_all(bits);
+  write_guards();
+  call("poisoning buffer '" + name_ + "'", [&] {
+    return queue_.enqueueFillBuffer(interior_, kPoisonBits, 0, static_cast<size_t>(elements_) * 4);
+  });
+  call("poisoning buffer '" + name_ + "'", [&] { return queue_.finish(); });
 }
 
 std::vector<float> GuardedBuffer::download() {
@@ -57,19 +60,19 @@ std::vector<float> GuardedBuffer::download() {
   return values;
 }
 
-std::vector<std::string> GuardedBuffer::inspect(bool expect_written) {
-  const std::vector<uint32_t> bits = read_all();
+std::vector<std::string> GuardedBuffer::inspect(bool expect_written, std::vector<float>* interior) {
+  const std::vector<uint32_t> head = read_guard(0), tail = read_guard(guard_ + elements_);
   std::vector<std::string> problems;
   // Before the start: report the damaged element nearest the buffer (the likeliest culprit).
   int64_t before = 0, nearest = 0;
   for (int64_t i = 0; i < guard_; ++i)
-    if (bits[i] != guard_bits_) ++before, nearest = guard_ - i;
+    if (head[static_cast<size_t>(i)] != guard_bits_) ++before, nearest = guard_ - i;
   if (before)
     problems.push_back("buffer '" + name_ + "': written before its start (" + std::to_string(before) +
                        " guard elements changed, the nearest at index -" + std::to_string(nearest) + ")");
   int64_t after = 0, first_after = -1;
   for (int64_t i = 0; i < guard_; ++i)
-    if (bits[guard_ + elements_ + i] != guard_bits_) {
+    if (tail[static_cast<size_t>(i)] != guard_bits_) {
       ++after;
       if (first_after < 0) first_after = elements_ + i;
     }
@@ -78,12 +81,18 @@ std::vector<std::string> GuardedBuffer::inspect(bool expect_written) {
                        std::to_string(after) + " guard elements changed, the first at index " +
                        std::to_string(first_after) + ")");
   if (expect_written) {
+    std::vector<float> own;
+    std::vector<float>& values = interior ? *interior : own;
+    values = download();
     int64_t unwritten = 0, first = -1;
-    for (int64_t i = 0; i < elements_; ++i)
-      if (bits[guard_ + i] == kPoisonBits) {
+    for (int64_t i = 0; i < elements_; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, &values[static_cast<size_t>(i)], 4);
+      if (bits == kPoisonBits) {
         ++unwritten;
         if (first < 0) first = i;
       }
+    }
     if (unwritten)
       problems.push_back("buffer '" + name_ + "': " + std::to_string(unwritten) + " of " + std::to_string(elements_) +
                          " elements left unwritten (still poisoned), the first at index " + std::to_string(first));

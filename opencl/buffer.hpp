@@ -30,12 +30,14 @@ class GuardedBuffer {
   std::vector<float> download();                  // the interior
 
   // After a launch: what went wrong with this buffer, one sentence each (empty when nothing did).
-  // Damaged guards are always reported; elements still holding poison when expect_written.
-  std::vector<std::string> inspect(bool expect_written);
+  // Damaged guards are always reported; elements still holding poison when expect_written, which
+  // reads the interior once (into *interior when given: the caller's download).
+  std::vector<std::string> inspect(bool expect_written, std::vector<float>* interior = nullptr);
 
  private:
-  void write_all(const std::vector<uint32_t>& bits);
-  std::vector<uint32_t> read_all();
+  // Only the guards and the interior move: a 10 GB tensor is copied across the bus once each way.
+  void write_guards();
+  std::vector<uint32_t> read_guard(int64_t first_element);
 
   std::string name_;
   int64_t elements_, guard_;
