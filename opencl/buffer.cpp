@@ -1,5 +1,6 @@
 #include "opencl/buffer.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace plumbline::ocl {
@@ -46,10 +47,14 @@ void GuardedBuffer::upload(const std::vector<float>& values) {
 
 void GuardedBuffer::poison() {
   write_guards();
-  call("poisoning buffer '" + name_ + "'", [&] {
-    return queue_.enqueueFillBuffer(interior_, kPoisonBits, 0, static_cast<size_t>(elements_) * 4);
-  });
-  call("poisoning buffer '" + name_ + "'", [&] { return queue_.finish(); });
+  // Written from the host in pieces of at most 256 MiB. (clEnqueueFillBuffer would move nothing across
+  // the bus, but NVIDIA's driver 580 loses the queue filling a buffer of several GB, even in pieces.)
+  const std::vector<uint32_t> piece(static_cast<size_t>(std::min<int64_t>(elements_, int64_t{1} << 26)), kPoisonBits);
+  for (int64_t first = 0; first < elements_; first += static_cast<int64_t>(piece.size()))
+    call("poisoning buffer '" + name_ + "'", [&] {
+      const size_t count = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(piece.size()), elements_ - first));
+      return queue_.enqueueWriteBuffer(interior_, CL_TRUE, static_cast<size_t>(first) * 4, count * 4, piece.data());
+    });
 }
 
 std::vector<float> GuardedBuffer::download() {
