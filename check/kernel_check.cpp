@@ -208,18 +208,12 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
   const Signature sig = signature_of(p);
   rt_.set_watchdog(timeout_ > 0 ? timeout_ : rt_.watchdog_for(sig.flops, sig.bytes()));
   if (sampled(p)) return run_sampled(p, values, seed, variant, std::move(r));
-  Rng rng(seed);
-  std::vector<TensorF> in_f;
-  std::vector<TensorD> in_d;
-  for (const auto& decl : sig.inputs) {
-    in_f.push_back(make_input(decl, values, rng));
-    in_d.push_back(in_f.back().convert<double>());
-  }
-  const std::vector<TensorD> ref = run_reference(p, in_d);
-  const std::vector<ErrorModel> models = error_models(p, in_d, ref, values == Values::Integers);
+  const CaseInputs in = draw_inputs(sig, values, seed);
+  const std::vector<TensorD> ref = run_reference(p, in.d);
+  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers);
   Execution ex;
   try {
-    ex = execute(p, in_f, &variant);
+    ex = execute(p, in.f, &variant);
   } catch (const ocl::KernelFault& f) {
     faulted_ = true;
     r.verdict = f.hung() ? "hung" : "crashed";
@@ -232,18 +226,7 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
     r.message = ex.problem;
     return r;
   }
-  r.passed = true;
-  r.verdict = "pass";
-  for (size_t i = 0; i < ex.outputs.size(); ++i) {
-    const Comparison c = compare(sig.outputs[i].name, ex.outputs[i], ref[i], models[i]);
-    r.worst_ratio = std::max(r.worst_ratio, c.worst_ratio);
-    r.max_error = std::max(r.max_error, c.max_error);
-    if (!c.passed && r.passed) {
-      r.passed = false;
-      r.verdict = c.untrustworthy ? "untrustworthy" : c.nonfinite_mismatches ? "non-finite" : "wrong";
-      r.message = c.message + " (" + std::to_string(c.mismatches) + " of " + std::to_string(c.elements) + " elements off)";
-    }
-  }
+  judge_outputs(r, sig, ex.outputs, ref, models);
   return r;
 }
 
@@ -293,11 +276,6 @@ CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t 
   r.max_error = s.max_error;
   r.sampled = s.summary;
   return r;
-}
-
-Values values_for_case(int i) {
-  static const Values cycle[] = {Values::Integers, Values::Uniform, Values::Normal, Values::Edge};
-  return cycle[i % 4];
 }
 
 CasePlan::CasePlan(const std::vector<plans::Variant>& variants, const std::string& op, int count, uint64_t seed, double budget)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "check/compare.hpp"
+#include "check/function_check.hpp"
 #include "check/generators.hpp"
 #include "core/problem.hpp"
 #include "core/random.hpp"
@@ -17,21 +18,6 @@
 
 namespace plumbline {
 
-struct CaseResult {
-  Problem problem;
-  std::string device;
-  std::string variant;  // the variant that ran ("seed", "tiled", "user")
-  Values values = Values::Normal;
-  uint64_t seed = 0;
-  bool passed = false;
-  std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, untrustworthy,
-                        // crashed, hung
-  std::string message;  // the first problem, in words
-  double worst_ratio = 0;
-  double max_error = 0;  // largest |kernel - reference| over every output's judged elements
-  double seconds = 0;    // kernel time from profiling events
-  std::string sampled;   // empty: every element checked; else what the sample covered (check/sampling.hpp)
-};
 
 // What one launch produced: the outputs, the kernel time, and the first memory problem (a write out
 // of bounds or into an input, an output element left unwritten), with its verdict; empty when none.
@@ -104,11 +90,7 @@ class KernelChecker {
 // cycle through the value distributions (integers, uniform, normal, edge) and sweep the sizes and the
 // named attributes as RapidCheck's runs do. Each problem is drawn with the variant's tile sizes and
 // steered into its condition (plans::steer); shrinking keeps to problems the variant serves.
-inline constexpr double kKernelCaseBudget = 4e6;
-// The largest problem whose full double reference check runs (FLOPs): tens of seconds on one core.
-// Larger ones are sampled (check/sampling.hpp), or refused where the operator cannot be.
-inline constexpr double kReferenceBudget = 2e10;
-Values values_for_case(int i);
+// (kReferenceBudget: beyond it, problems are sampled (check/sampling.hpp) or refused.)
 
 struct KernelCase {
   const plans::Variant* variant = nullptr;

@@ -11,6 +11,7 @@ packages=(
   libclblast-dev                       # bench/: CLBlast SGEMM, the OpenCL GEMM peer on GPUs
   libcli11-dev nlohmann-json3-dev      # apps/: argument parsing, JSON
   python3 python3-matplotlib python3-scipy  # reports/ (Debian's python3, /usr/bin/python3)
+  pybind11-dev python3-dev python3-numpy    # python/: the Python API
   chromium                             # reports/: the report is tested in headless Chromium
   clang libclang-rt-14-dev             # fuzz/: libFuzzer harnesses of the parsers
 )

@@ -1,0 +1,94 @@
+#include "check/function_check.hpp"
+
+#include "check/compare.hpp"
+#include "check/generators.hpp"
+#include "check/shrink.hpp"
+#include "core/error.hpp"
+#include "reference/reference.hpp"
+
+namespace plumbline {
+
+Values values_for_case(int i) {
+  static const Values cycle[] = {Values::Integers, Values::Uniform, Values::Normal, Values::Edge};
+  return cycle[i % 4];
+}
+
+CaseInputs draw_inputs(const Signature& sig, Values values, uint64_t seed) {
+  Rng rng(seed);
+  CaseInputs in;
+  for (const auto& decl : sig.inputs) {
+    in.f.push_back(make_input(decl, values, rng));
+    in.d.push_back(in.f.back().convert<double>());
+  }
+  return in;
+}
+
+void judge_outputs(CaseResult& r, const Signature& sig, const std::vector<TensorF>& outputs, const std::vector<TensorD>& ref,
+                   const std::vector<ErrorModel>& models) {
+  r.passed = true;
+  r.verdict = "pass";
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Comparison c = compare(sig.outputs[i].name, outputs[i], ref[i], models[i]);
+    r.worst_ratio = std::max(r.worst_ratio, c.worst_ratio);
+    r.max_error = std::max(r.max_error, c.max_error);
+    if (!c.passed && r.passed) {
+      r.passed = false;
+      r.verdict = c.untrustworthy ? "untrustworthy" : c.nonfinite_mismatches ? "non-finite" : "wrong";
+      r.message = c.message + " (" + std::to_string(c.mismatches) + " of " + std::to_string(c.elements) + " elements off)";
+    }
+  }
+}
+
+CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn) {
+  CaseResult r{p, "host", "function", values, seed};
+  const Signature sig = signature_of(p);
+  if (sig.flops > kReferenceBudget) throw Error(p.line() + ": its double reference costs more than the 2e10 FLOPs a function check runs");
+  const CaseInputs in = draw_inputs(sig, values, seed);
+  const std::vector<TensorD> ref = run_reference(p, in.d);
+  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers);
+  std::vector<TensorF> out;
+  try {
+    out = fn(p, in.f);
+  } catch (const Error& e) {
+    r.verdict = "bad-output";
+    r.message = e.what();
+    return r;
+  }
+  if (out.size() != sig.outputs.size()) {
+    r.verdict = "bad-output";
+    r.message = "the function returned " + std::to_string(out.size()) + " outputs; " + p.op() + " has " + std::to_string(sig.outputs.size());
+    return r;
+  }
+  for (size_t i = 0; i < out.size(); ++i)
+    if (out[i].shape != sig.outputs[i].shape) {
+      r.verdict = "bad-output";
+      r.message = "output '" + sig.outputs[i].name + "' has shape " + out[i].shape.str() + ", expected " + sig.outputs[i].shape.str();
+      return r;
+    }
+  judge_outputs(r, sig, out, ref, models);
+  return r;
+}
+
+FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cases, uint64_t seed, std::optional<Values> values,
+                             std::optional<Problem> problem) {
+  FunctionCheck out;
+  const GenContext ctx(kKernelCaseBudget);
+  const int count = problem ? 1 : cases;
+  for (int i = 0; i < count; ++i) {
+    const rc::Shrinkable<Problem> drawn = problem ? rc::shrinkable::just(*problem) : sample_problem(op, ctx, seed, i, count);
+    const Values v = values.value_or(values_for_case(i));
+    const uint64_t case_seed = problem ? seed : seed + static_cast<uint64_t>(i);
+    const CaseResult r = check_function_case(drawn.value(), v, case_seed, fn);
+    ++out.cases;
+    out.worst_ratio = std::max(out.worst_ratio, r.worst_ratio);
+    if (r.passed) continue;
+    out.passed = false;
+    out.original = r.problem;
+    const Problem small = shrink_failure(drawn, [&](const Problem& q) { return !check_function_case(q, v, case_seed, fn).passed; });
+    out.failure = small == r.problem ? r : check_function_case(small, v, case_seed, fn);
+    break;
+  }
+  return out;
+}
+
+}  // namespace plumbline

@@ -1,0 +1,71 @@
+#pragma once
+// One case of a check, whatever computes the outputs: draw the inputs, evaluate the reference in
+// double, judge every output under its error model (check/compare.hpp). KernelChecker runs OpenCL
+// kernels through it; check_function runs any function (the Python API's `plumbline.check`).
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/error_models.hpp"
+#include "core/problem.hpp"
+#include "core/random.hpp"
+#include "core/registry.hpp"
+
+namespace plumbline {
+
+struct CaseResult {
+  Problem problem;
+  std::string device;
+  std::string variant;  // the variant that ran ("seed", "tiled", "user"; "function" for check_function)
+  Values values = Values::Normal;
+  uint64_t seed = 0;
+  bool passed = false;
+  std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, untrustworthy,
+                        // crashed, hung, bad-output (a function's outputs of the wrong number or shape)
+  std::string message;  // the first problem, in words
+  double worst_ratio = 0;
+  double max_error = 0;  // largest |kernel - reference| over every output's judged elements
+  double seconds = 0;    // kernel time from profiling events
+  std::string sampled;   // empty: every element checked; else what the sample covered (check/sampling.hpp)
+};
+
+// Problems of at most kKernelCaseBudget FLOPs in the random cases (the double reference runs each);
+// the largest problem whose full reference runs at all.
+inline constexpr double kKernelCaseBudget = 4e6;
+inline constexpr double kReferenceBudget = 2e10;
+// Case i's value distribution: integers, uniform, normal, edge, in turn.
+Values values_for_case(int i);
+
+// The inputs of case (values, seed), in float (what a kernel gets) and the same values in double.
+struct CaseInputs {
+  std::vector<TensorF> f;
+  std::vector<TensorD> d;
+};
+CaseInputs draw_inputs(const Signature& sig, Values values, uint64_t seed);
+
+// Judges outputs against the reference under the models: fills r's verdict, message, ratios.
+void judge_outputs(CaseResult& r, const Signature& sig, const std::vector<TensorF>& outputs, const std::vector<TensorD>& ref,
+                   const std::vector<ErrorModel>& models);
+
+// A function under test: the problem and its inputs (float32, in the signature's order) to its
+// outputs (in the signature's order). It may throw; an Error is the function's fault (bad-output).
+using OutputsFn = std::function<std::vector<TensorF>(const Problem&, const std::vector<TensorF>&)>;
+
+CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn);
+
+struct FunctionCheck {
+  bool passed = true;
+  int cases = 0;
+  double worst_ratio = 0;
+  CaseResult failure;   // the first failing case, shrunk (when !passed)
+  Problem original;     // the problem it was shrunk from
+};
+
+// Cases 0..cases-1 drawn as `plumbline check` draws them (sizes sweeping from small to large, value
+// distributions in turn, seed + i per case), or the one `problem`; `values` fixes the distribution.
+// Stops at the first failure and shrinks it.
+FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cases, uint64_t seed, std::optional<Values> values = std::nullopt,
+                             std::optional<Problem> problem = std::nullopt);
+
+}  // namespace plumbline

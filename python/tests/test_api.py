@@ -1,0 +1,126 @@
+"""The Python API end to end (docs/python.md): a correct NumPy softmax passes, wrong ones fail with the
+shrunk problem and a repro that fails again, the references and draws agree with the CLI's."""
+import unittest
+
+import numpy as np
+
+import plumbline
+
+
+def softmax(problem, inputs):
+    x = inputs["x"].astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        m = x.max(axis=-1, keepdims=True)
+        e = np.exp(x - m)
+        return (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
+
+
+def softmax_without_max(problem, inputs):
+    # exp overflows in float32 for inputs above 88: the shift by the row's max is missing.
+    x = inputs["x"]
+    with np.errstate(invalid="ignore", over="ignore"):
+        e = np.exp(x)
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+def softmax_over_columns(problem, inputs):
+    x = inputs["x"].astype(np.float64)
+    e = np.exp(x - x.max(axis=0, keepdims=True))
+    return (e / e.sum(axis=0, keepdims=True)).astype(np.float32)
+
+
+class Check(unittest.TestCase):
+    def test_a_correct_numpy_softmax_passes(self):
+        r = plumbline.check("softmax", softmax, cases=60, values="normal")
+        self.assertTrue(r["passed"])
+        self.assertEqual(r["cases"], 60)
+        self.assertLess(r["worst_ratio"], 1)
+        # every value distribution, the edge values (NaN, +-Inf, FLT_MAX) included
+        self.assertTrue(plumbline.check("softmax", softmax, cases=40)["passed"])
+
+    def test_a_softmax_without_max_subtraction_fails_with_a_repro(self):
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check("softmax", softmax_without_max, cases=100)
+        e = caught.exception
+        text = str(e)
+        self.assertIn("FAIL softmax [", text)
+        self.assertIn("problem: " + e.problem, text)
+        self.assertIn('repro:   plumbline.check("softmax", softmax_without_max, problem="%s"' % e.problem, text)
+        attrs = plumbline.attributes(e.problem)
+        self.assertLessEqual(attrs["m"] * attrs["n"], 8, "shrunk to a small problem: " + e.problem)
+        # The repro fails again, the same way.
+        with self.assertRaises(plumbline.CheckFailure) as again:
+            plumbline.check("softmax", softmax_without_max, problem=e.problem, values=e.values, seed=e.seed)
+        self.assertEqual(again.exception.verdict, e.verdict)
+
+    def test_a_softmax_over_the_wrong_axis_is_wrong(self):
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check("softmax", softmax_over_columns, cases=30, values="uniform")
+        self.assertEqual(caught.exception.verdict, "wrong")
+        self.assertIn("output 'y' element", str(caught.exception))
+
+    def test_outputs_of_the_wrong_shape_are_named(self):
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check("softmax", lambda p, i: np.zeros((1, 1), np.float32), problem="softmax:m=3,n=4")
+        self.assertEqual(caught.exception.verdict, "bad-output")
+        self.assertIn("output 'y' has shape [1,1], expected [3,4]", str(caught.exception))
+
+    def test_bad_input_is_an_error_naming_it(self):
+        with self.assertRaises(plumbline.Error) as caught:
+            plumbline.check("no_such_op", softmax, cases=1)
+        self.assertIn("no_such_op", str(caught.exception))
+        with self.assertRaises(plumbline.Error):
+            plumbline.reference("softmax:m=2,n=3", {"x": np.zeros((3, 2))})
+
+
+class Data(unittest.TestCase):
+    def test_problems_and_inputs_are_reproducible(self):
+        self.assertEqual(plumbline.problems("matmul", 5, seed=3), plumbline.problems("matmul", 5, seed=3))
+        self.assertNotEqual(plumbline.problems("matmul", 5, seed=3), plumbline.problems("matmul", 5, seed=4))
+        a = plumbline.inputs("matmul:m=3,k=4,n=5", "integers", 7)
+        b = plumbline.inputs("matmul:m=3,k=4,n=5", "integers", 7)
+        self.assertEqual(a["a"].dtype, np.float32)
+        self.assertEqual(a["a"].shape, (3, 4))
+        np.testing.assert_array_equal(a["b"], b["b"])
+
+    def test_the_reference_is_the_mathematics(self):
+        x = plumbline.inputs("matmul:m=3,k=4,n=5,tb=1", "normal", 2)
+        y = plumbline.reference("matmul:m=3,k=4,n=5,tb=1", x)["y"]
+        self.assertEqual(y.dtype, np.float64)
+        np.testing.assert_allclose(y, x["a"].astype(np.float64) @ x["b"].astype(np.float64).T, rtol=1e-12)
+        ins, outs = plumbline.signature("conv2d:n=2,c=3,h=5,w=5,k=4,r=3,s=3")
+        self.assertEqual(list(ins), ["x", "w"])
+        self.assertEqual(outs["y"], (2, 4, 3, 3))
+
+
+class Gradcheck(unittest.TestCase):
+    def test_the_reference_backward_passes_and_a_wrong_one_fails(self):
+        self.assertTrue(plumbline.gradcheck("softmax_bwd:m=3,n=5")["passed"])
+
+        def no_dot(problem, inputs):  # d_x = y * d_y, the "- y * sum(y * d_y)" term forgotten
+            return [inputs["y"] * inputs["d_y"]]
+
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.gradcheck("softmax_bwd:m=3,n=5", no_dot)
+        self.assertIn("repro:", str(caught.exception))
+
+
+@unittest.skipUnless(__import__("importlib").util.find_spec("torch"), "PyTorch (python3-torch) is not installed")
+class Torch(unittest.TestCase):
+    def test_torch_conv2d_on_the_cpu_passes(self):
+        import torch
+        torch.backends.mkldnn.enabled = True
+
+        def conv(problem, inputs):
+            a = plumbline.attributes(problem)
+            y = torch.nn.functional.conv2d(torch.from_numpy(inputs["x"]), torch.from_numpy(inputs["w"]),
+                                           torch.from_numpy(inputs["bias"]) if a["bias"] else None,
+                                           stride=(a["sh"], a["sw"]), padding=(a["ph"], a["pw"]),
+                                           dilation=(a["dh"], a["dw"]), groups=a["g"])
+            return y.numpy()
+
+        self.assertTrue(plumbline.check("conv2d", conv, cases=40, values="normal")["passed"])
+
+
+if __name__ == "__main__":
+    unittest.main()
