@@ -1,10 +1,12 @@
 // plumbline: tells a kernel author, with evidence, whether each kernel is right and how fast it is.
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "apps/commands.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
+#include "plans/library.hpp"
 
 namespace plumbline::apps {
 
@@ -61,8 +63,13 @@ Selection select(const std::string& name, const std::string& problem_line, bool 
 
 }  // namespace plumbline::apps
 
+namespace fs = std::filesystem;
+
 int main(int argc, char** argv) {
   using namespace plumbline::apps;
+  // An installed copy (cmake --install): its kernels, plans and tuning database beside it.
+  if (const fs::path data = fs::read_symlink("/proc/self/exe").parent_path() / ".." / "share" / "plumbline"; fs::is_directory(data / "kernels"))
+    plumbline::plans::set_data_dir(fs::weakly_canonical(data).string());
   CLI::App app{"plumbline: verify GPU neural-network kernels against references, with evidence"};
   app.require_subcommand(1);
   Context ctx;

@@ -12,14 +12,46 @@
 #ifndef PLUMBLINE_DEFAULT_KERNEL_DIR
 #define PLUMBLINE_DEFAULT_KERNEL_DIR "opencl/kernels"
 #endif
+#ifndef PLUMBLINE_DEFAULT_TUNING_DIR
+#define PLUMBLINE_DEFAULT_TUNING_DIR "opencl/tuning"
+#endif
 
 namespace plumbline::plans {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+struct DataDirs {
+  std::mutex mutex;
+  std::string kernels = PLUMBLINE_DEFAULT_KERNEL_DIR, tuning = PLUMBLINE_DEFAULT_TUNING_DIR;
+};
+DataDirs& data_dirs() {
+  static DataDirs d;
+  return d;
+}
+
+}  // namespace
+
+void set_data_dir(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(data_dirs().mutex);
+  data_dirs().kernels = (fs::path(dir) / "kernels").string();
+  data_dirs().tuning = (fs::path(dir) / "tuning").string();
+}
+
+std::string default_kernel_dir() {
+  std::lock_guard<std::mutex> lock(data_dirs().mutex);
+  return data_dirs().kernels;
+}
+
+std::string default_tuning_dir() {
+  std::lock_guard<std::mutex> lock(data_dirs().mutex);
+  return data_dirs().tuning;
+}
+
 std::string kernel_dir() {
   const char* env = std::getenv("PLUMBLINE_KERNEL_DIR");
-  return env && *env ? env : PLUMBLINE_DEFAULT_KERNEL_DIR;
+  return env && *env ? env : default_kernel_dir();
 }
 
 namespace {

@@ -12,6 +12,12 @@ namespace plumbline::plans {
 
 // Folder of the .cl sources and their plans: PLUMBLINE_KERNEL_DIR, else the source tree's opencl/kernels.
 std::string kernel_dir();
+// Where an installed copy keeps its data: DIR/kernels and DIR/tuning become the defaults of kernel_dir()
+// and tuning_dir() (PLUMBLINE_KERNEL_DIR and PLUMBLINE_TUNING_DIR still override them). The installed
+// program calls it with <bin>/../share/plumbline, the installed testing helpers with the prefix's.
+void set_data_dir(const std::string& dir);
+std::string default_kernel_dir();
+std::string default_tuning_dir();
 
 // Our variants of `op` (empty when it has none), in plan order. Error (FILE:LINE) when a plan file is
 // malformed.

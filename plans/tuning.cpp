@@ -10,10 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
-
-#ifndef PLUMBLINE_DEFAULT_TUNING_DIR
-#define PLUMBLINE_DEFAULT_TUNING_DIR "opencl/tuning"
-#endif
+#include "plans/library.hpp"
 
 namespace plumbline::plans {
 
@@ -51,7 +48,7 @@ std::string TuningEntry::line() const {
 
 std::string tuning_dir() {
   const char* env = std::getenv("PLUMBLINE_TUNING_DIR");
-  return env && *env ? env : PLUMBLINE_DEFAULT_TUNING_DIR;
+  return env && *env ? env : default_tuning_dir();
 }
 
 std::vector<TuningEntry> read_tuning(const std::string& dir) {
