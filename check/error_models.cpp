@@ -9,8 +9,8 @@ namespace plumbline {
 
 namespace {
 
-const std::map<std::string, ErrorModelFn>& table() {
-  static const std::map<std::string, ErrorModelFn> t = [] {
+std::map<std::string, ErrorModelFn>& table() {
+  static std::map<std::string, ErrorModelFn> t = [] {
     std::map<std::string, ErrorModelFn> m;
     models::add_elementwise(m);
     models::add_reductions(m);
@@ -27,6 +27,11 @@ const std::map<std::string, ErrorModelFn>& table() {
 }  // namespace
 
 bool has_error_model(const std::string& op) { return table().count(op) > 0; }
+
+void add_error_model(const std::string& op, ErrorModelFn fn) {
+  if (!fn) throw Error("the error model of '" + op + "' is empty");
+  if (!table().emplace(op, std::move(fn)).second) throw Error("operator '" + op + "' has an error model already");
+}
 
 std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref,
                                      bool integer_inputs) {

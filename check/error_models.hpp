@@ -21,6 +21,8 @@ using ErrorModelFn = std::function<std::vector<ErrorModel>(const Problem&, const
 std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs,
                                      const std::vector<TensorD>& ref, bool integer_inputs);
 bool has_error_model(const std::string& op);
+// The error model of an added operator (check/extend.hpp); Error when the operator has one already.
+void add_error_model(const std::string& op, ErrorModelFn fn);
 
 namespace models {
 

@@ -55,8 +55,8 @@ Problem fit_budget(const std::string& op, Attrs attrs, const std::vector<std::pa
 
 namespace {
 
-const std::map<std::string, gen::GenFactory>& factories() {
-  static const std::map<std::string, gen::GenFactory> f = [] {
+std::map<std::string, gen::GenFactory>& factories() {
+  static std::map<std::string, gen::GenFactory> f = [] {
     std::map<std::string, gen::GenFactory> m;
     gen::add_gemm_gens(m);
     gen::add_conv_gens(m);
@@ -73,6 +73,11 @@ const std::map<std::string, gen::GenFactory>& factories() {
 }  // namespace
 
 bool has_problem_gen(const std::string& op) { return factories().count(op) > 0; }
+
+void add_problem_gen(const std::string& op, ProblemGenFactory factory) {
+  if (!factory) throw Error("the problem generator of '" + op + "' is empty");
+  if (!factories().emplace(op, std::move(factory)).second) throw Error("operator '" + op + "' has a problem generator already");
+}
 
 rc::Gen<Problem> problem_gen(const std::string& op, const GenContext& ctx) {
   auto it = factories().find(op);

@@ -7,6 +7,7 @@
 // launch plan of the kernel under test (plans::tile_sizes): dimensions reach their multiples +-1.
 #include <rapidcheck.h>
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ struct GenContext {
 
 rc::Gen<Problem> problem_gen(const std::string& op, const GenContext& ctx);
 bool has_problem_gen(const std::string& op);
+// The generator of an added operator (check/extend.hpp; check/generators/common.hpp has the building
+// blocks: dim() reaches the context's tile boundaries); Error when the operator has one already.
+using ProblemGenFactory = std::function<rc::Gen<Problem>(const GenContext& ctx)>;
+void add_problem_gen(const std::string& op, ProblemGenFactory factory);
 
 // Draws case `index` of `count` outside a property (for `plumbline gradcheck --cases N`), reproducibly
 // from seed; sizes sweep from small to large over the cases, as RapidCheck's own runs do. The result

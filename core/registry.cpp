@@ -33,26 +33,38 @@ Registry::Registry() {
   add_reduction_ops(ops_);
 }
 
-const Registry& Registry::get() {
-  static const Registry registry;
+Registry& Registry::instance() {
+  static Registry registry;
   return registry;
+}
+
+const Registry& Registry::get() { return instance(); }
+
+void Registry::add(OpSpec spec) {
+  Registry& r = instance();
+  if (spec.name.empty() || !spec.signature) throw Error("an added operator needs a name and a signature function");
+  if (r.find_or_null(spec.name)) throw Error("operator '" + spec.name + "' exists already");
+  r.added_.push_back(std::move(spec));
 }
 
 const OpSpec* Registry::find_or_null(const std::string& name) const {
   auto it = std::find_if(ops_.begin(), ops_.end(), [&](const OpSpec& s) { return s.name == name; });
-  return it == ops_.end() ? nullptr : &*it;
+  if (it != ops_.end()) return &*it;
+  auto added = std::find_if(added_.begin(), added_.end(), [&](const OpSpec& s) { return s.name == name; });
+  return added == added_.end() ? nullptr : &*added;
 }
 
 const OpSpec& Registry::find(const std::string& name) const {
   if (const OpSpec* s = find_or_null(name)) return *s;
   std::string known;
-  for (const auto& s : ops_) known += (known.empty() ? "" : " ") + s.name;
+  for (const auto& s : names()) known += (known.empty() ? "" : " ") + s;
   throw Error("unknown operator '" + name + "'; known operators: " + known);
 }
 
 std::vector<std::string> Registry::names() const {
   std::vector<std::string> v;
   for (const auto& s : ops_) v.push_back(s.name);
+  for (const auto& s : added_) v.push_back(s.name);
   return v;
 }
 

@@ -4,6 +4,7 @@
 // The other layers (reference, kernels, generators) register under the same names; a test walks this
 // registry and fails when any layer lacks an operator.
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <vector>
@@ -63,12 +64,17 @@ class Registry {
   static const Registry& get();
   const OpSpec& find(const std::string& name) const;  // Error listing the known names if absent
   const OpSpec* find_or_null(const std::string& name) const;
-  const std::vector<OpSpec>& all() const { return ops_; }
-  std::vector<std::string> names() const;
+  const std::vector<OpSpec>& all() const { return ops_; }  // the built-in operators
+  std::vector<std::string> names() const;                   // built-in and added ones
+  // An operator of another project (check/extend.hpp registers every layer of it): before any check
+  // runs; Error when the name is taken. Added operators stay where they are (find's references hold).
+  static void add(OpSpec spec);
 
  private:
   Registry();
   std::vector<OpSpec> ops_;
+  std::deque<OpSpec> added_;
+  static Registry& instance();
 };
 
 Signature signature_of(const Problem& p);

@@ -1,6 +1,7 @@
 #include "reference/reference.hpp"
 
 #include <algorithm>
+#include <deque>
 
 #include "core/error.hpp"
 #include "core/registry.hpp"
@@ -23,10 +24,37 @@ const std::vector<ReferenceOp>& reference_ops() {
   return ops;
 }
 
+namespace {
+
+std::deque<ReferenceOp>& added_references() {
+  static std::deque<ReferenceOp> added;
+  return added;
+}
+
+}  // namespace
+
 const ReferenceOp* find_reference(const std::string& op) {
   const auto& ops = reference_ops();
   auto it = std::find_if(ops.begin(), ops.end(), [&](const ReferenceOp& r) { return r.name == op; });
-  return it == ops.end() ? nullptr : &*it;
+  if (it != ops.end()) return &*it;
+  auto& added = added_references();
+  auto a = std::find_if(added.begin(), added.end(), [&](const ReferenceOp& r) { return r.name == op; });
+  return a == added.end() ? nullptr : &*a;
+}
+
+void add_reference(ReferenceOp op) {
+  if (find_reference(op.name)) throw Error("operator '" + op.name + "' has a reference already");
+  if (!op.f64) throw Error("the reference of '" + op.name + "' needs its double evaluation");
+  if (!op.f32) {  // in float: the double evaluation, rounded
+    op.f32 = [f = op.f64](const Problem& p, const std::vector<TensorF>& in) {
+      std::vector<TensorD> d;
+      for (const auto& t : in) d.push_back(t.convert<double>());
+      std::vector<TensorF> out;
+      for (const auto& t : f(p, d)) out.push_back(t.convert<float>());
+      return out;
+    };
+  }
+  added_references().push_back(std::move(op));
 }
 
 namespace {

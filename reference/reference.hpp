@@ -12,7 +12,7 @@
 namespace plumbline {
 
 template <class T>
-using RefFn = std::vector<Tensor<T>> (*)(const Problem&, const std::vector<Tensor<T>>&);
+using RefFn = std::function<std::vector<Tensor<T>>(const Problem&, const std::vector<Tensor<T>>&)>;
 
 struct ReferenceOp {
   std::string name;
@@ -20,8 +20,10 @@ struct ReferenceOp {
   RefFn<float> f32;
 };
 
-const std::vector<ReferenceOp>& reference_ops();
+const std::vector<ReferenceOp>& reference_ops();  // the built-in operators
 const ReferenceOp* find_reference(const std::string& op);
+// The reference of an added operator (check/extend.hpp); Error when the operator has one already.
+void add_reference(ReferenceOp op);
 
 // Runs the reference of p.op() after checking that the inputs match the signature's count and shapes.
 std::vector<TensorD> run_reference(const Problem& p, const std::vector<TensorD>& inputs);
