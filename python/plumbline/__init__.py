@@ -13,10 +13,47 @@ references, with the same problems, inputs, error bounds, shrinking and repro li
 from ._plumbline import Error, attributes, canonical, operators, signature
 from ._plumbline import check as _check
 from ._plumbline import gradcheck as _gradcheck
-from ._plumbline import inputs, problems, reference
+from ._plumbline import inputs, problems
 
-__all__ = ["Error", "CheckFailure", "attributes", "canonical", "check", "gradcheck", "inputs", "operators",
+from ._plumbline import reference as _reference
+
+__all__ = ["Error", "CheckFailure", "Problem", "attributes", "canonical", "check", "gradcheck", "inputs", "operators",
            "problems", "reference", "signature"]
+
+
+class Problem(dict):
+    """A problem: its attributes by name (defaults filled in), with `.op` and `.line`; str() is its line."""
+
+    def __init__(self, line):
+        self.line = canonical(str(line))
+        super().__init__(attributes(self.line))
+        self.op = self.line.split(":", 1)[0]
+
+    def __str__(self):
+        return self.line
+
+    def __repr__(self):
+        return "Problem(%r)" % self.line
+
+
+def _line(op, problem):
+    """A problem line from an operator and a line or a dict of attributes."""
+    if isinstance(problem, Problem) or (isinstance(problem, str) and ":" in problem):
+        line = str(problem)
+        if line.split(":", 1)[0] != op:
+            raise Error("problem '%s' is not a problem of %s" % (line, op))
+        return line
+    if isinstance(problem, dict):
+        return canonical(op + ":" + ",".join("%s=%s" % kv for kv in problem.items()))
+    raise Error("a problem is a problem line or a dict of attributes, not %r" % (problem,))
+
+
+def reference(op_or_problem, problem_or_inputs, inputs=None):
+    """The reference outputs (float64 arrays by name): reference(op, problem, inputs) with the problem as
+    a line or a dict of attributes, or reference(problem_line, inputs)."""
+    if inputs is None:
+        return _reference(str(op_or_problem), problem_or_inputs)
+    return _reference(_line(op_or_problem, problem_or_inputs), inputs)
 
 
 class CheckFailure(AssertionError):
@@ -32,20 +69,24 @@ class CheckFailure(AssertionError):
         self.repro = repro
 
 
-def check(op, fn, cases=100, seed=1, values=None, problem=None, name=None):
+def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, name=None):
     """Checks fn(problem, inputs) -> outputs against the reference of `op` on `cases` random problems
-    (or the one `problem` line). `problem` is the problem line (plumbline.attributes() parses it),
-    `inputs` a dict of float32 arrays by name; fn returns the outputs as an array (one output), a list in
-    order, or a dict by name. `values`: integers, uniform, normal or edge (default: each in turn).
+    (or the one `problem`, a line or a dict of attributes). fn gets a Problem (its attributes by name,
+    `.line`) and a dict of float32 arrays by name, and returns the outputs as an array (one output), a
+    list in order, or a dict by name. `values`: integers, uniform, normal or edge (default: each in
+    turn). `device` names where fn computes (e.g. "cuda:0"), for the messages: fn moves the data itself.
     Returns a dict (passed, cases, worst_ratio); raises CheckFailure with the shrunk problem and a repro."""
-    r = _check(op, fn, cases=cases, seed=seed, values=values, problem=problem)
+    line = _line(op, problem) if problem is not None else None
+    r = _check(op, lambda p, i: fn(Problem(p), i), cases=cases, seed=seed, values=values, problem=line)
+    r["device"] = device
     if r["passed"]:
         return r
     f = r["failure"]
     fn_name = name or getattr(fn, "__name__", "fn")
-    repro = 'plumbline.check("%s", %s, problem="%s", values="%s", seed=%d)' % (op, fn_name, f["problem"], f["values"], f["seed"])
-    message = "FAIL %s [%s]: %s\n  problem: %s  (values %s, seed %d)\n  repro:   %s" % (
-        op, f["verdict"], f["message"], f["problem"], f["values"], f["seed"], repro)
+    repro = 'plumbline.check("%s", %s, problem="%s", values="%s", seed=%d%s)' % (
+        op, fn_name, f["problem"], f["values"], f["seed"], ', device="%s"' % device if device else "")
+    message = "FAIL %s%s [%s]: %s\n  problem: %s  (values %s, seed %d)\n  repro:   %s" % (
+        op, " on " + device if device else "", f["verdict"], f["message"], f["problem"], f["values"], f["seed"], repro)
     if r["original"] != f["problem"]:
         message += "\n  (shrunk from %s)" % r["original"]
     raise CheckFailure(message, f, repro)

@@ -83,11 +83,28 @@ class Data(unittest.TestCase):
         self.assertEqual(a["a"].shape, (3, 4))
         np.testing.assert_array_equal(a["b"], b["b"])
 
+    def test_fn_gets_the_problem_and_a_repro_names_the_device(self):
+        seen = []
+
+        def scaled(problem, inputs):
+            seen.append(problem)
+            return inputs["x"]  # not a softmax
+
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check("softmax", scaled, problem={"m": 3, "n": 4}, values="uniform", device="cpu")
+        self.assertEqual(seen[0].op, "softmax")
+        self.assertEqual((seen[0]["m"], seen[0]["n"]), (3, 4))
+        self.assertEqual(str(seen[0]), "softmax:m=3,n=4")
+        self.assertIn("FAIL softmax on cpu [wrong]", str(caught.exception))
+        self.assertIn('device="cpu")', caught.exception.repro)
+
     def test_the_reference_is_the_mathematics(self):
         x = plumbline.inputs("matmul:m=3,k=4,n=5,tb=1", "normal", 2)
         y = plumbline.reference("matmul:m=3,k=4,n=5,tb=1", x)["y"]
         self.assertEqual(y.dtype, np.float64)
         np.testing.assert_allclose(y, x["a"].astype(np.float64) @ x["b"].astype(np.float64).T, rtol=1e-12)
+        same = plumbline.reference("matmul", {"m": 3, "k": 4, "n": 5, "tb": 1}, x)["y"]
+        np.testing.assert_array_equal(y, same)
         ins, outs = plumbline.signature("conv2d:n=2,c=3,h=5,w=5,k=4,r=3,s=3")
         self.assertEqual(list(ins), ["x", "w"])
         self.assertEqual(outs["y"], (2, 4, 3, 3))
@@ -112,7 +129,7 @@ class Torch(unittest.TestCase):
         torch.backends.mkldnn.enabled = True
 
         def conv(problem, inputs):
-            a = plumbline.attributes(problem)
+            a = problem
             y = torch.nn.functional.conv2d(torch.from_numpy(inputs["x"]), torch.from_numpy(inputs["w"]),
                                            torch.from_numpy(inputs["bias"]) if a["bias"] else None,
                                            stride=(a["sh"], a["sw"]), padding=(a["ph"], a["pw"]),
