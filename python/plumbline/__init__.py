@@ -87,6 +87,8 @@ def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, nam
         op, fn_name, f["problem"], f["values"], f["seed"], ', device="%s"' % device if device else "")
     message = "FAIL %s%s [%s]: %s\n  problem: %s  (values %s, seed %d)\n  repro:   %s" % (
         op, " on " + device if device else "", f["verdict"], f["message"], f["problem"], f["values"], f["seed"], repro)
+    # The same problem and inputs through the command line, for an OpenCL kernel of the same operator.
+    message += "\n  cli:     plumbline check %s --problem '%s' --values %s --seed %d" % (op, f["problem"], f["values"], f["seed"])
     if r["original"] != f["problem"]:
         message += "\n  (shrunk from %s)" % r["original"]
     raise CheckFailure(message, f, repro)

@@ -48,6 +48,7 @@ class Check(unittest.TestCase):
         self.assertIn('repro:   plumbline.check("softmax", softmax_without_max, problem="%s"' % e.problem, text)
         attrs = plumbline.attributes(e.problem)
         self.assertLessEqual(attrs["m"] * attrs["n"], 8, "shrunk to a small problem: " + e.problem)
+        self.assertIn("cli:     plumbline check softmax --problem '%s' --values %s --seed %d" % (e.problem, e.values, e.seed), text)
         # The repro fails again, the same way.
         with self.assertRaises(plumbline.CheckFailure) as again:
             plumbline.check("softmax", softmax_without_max, problem=e.problem, values=e.values, seed=e.seed)
@@ -97,6 +98,16 @@ class Data(unittest.TestCase):
         self.assertEqual(str(seen[0]), "softmax:m=3,n=4")
         self.assertIn("FAIL softmax on cpu [wrong]", str(caught.exception))
         self.assertIn('device="cpu")', caught.exception.repro)
+
+    def test_a_case_draws_the_inputs_the_cli_draws(self):
+        got = {}
+
+        def keep(problem, inputs):
+            got.update(inputs)
+            return softmax(problem, inputs)
+
+        plumbline.check("softmax", keep, problem="softmax:m=4,n=9", values="edge", seed=11)
+        np.testing.assert_array_equal(got["x"], plumbline.inputs("softmax:m=4,n=9", "edge", 11)["x"])
 
     def test_the_reference_is_the_mathematics(self):
         x = plumbline.inputs("matmul:m=3,k=4,n=5,tb=1", "normal", 2)
