@@ -211,23 +211,29 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
   const CaseInputs in = draw_inputs(sig, values, seed);
   const std::vector<TensorD> ref = run_reference(p, in.d);
   const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers);
+  const std::optional<Execution> ex = execute_case(p, in.f, variant, r);
+  if (ex) judge_outputs(r, sig, ex->outputs, ref, models);
+  return r;
+}
+
+std::optional<Execution> KernelChecker::execute_case(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant& variant,
+                                                     CaseResult& r) {
   Execution ex;
   try {
-    ex = execute(p, in.f, &variant);
+    ex = execute(p, inputs, &variant);
   } catch (const ocl::KernelFault& f) {
     faulted_ = true;
     r.verdict = f.hung() ? "hung" : "crashed";
     r.message = f.what();
-    return r;
+    return std::nullopt;
   }
   r.seconds = ex.seconds;
   if (!ex.problem.empty()) {
     r.verdict = ex.verdict;
     r.message = ex.problem;
-    return r;
+    return std::nullopt;
   }
-  judge_outputs(r, sig, ex.outputs, ref, models);
-  return r;
+  return ex;
 }
 
 CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t seed, const plans::Variant& variant, CaseResult r) {
@@ -251,22 +257,9 @@ CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t 
   std::vector<TensorF> in_f;
   for (size_t i = 0; i < sig.inputs.size(); ++i) in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i));
   say("inputs drawn, running the kernel", large);
-  Execution ex;
-  try {
-    ex = execute(p, in_f, &variant);
-  } catch (const ocl::KernelFault& f) {
-    faulted_ = true;
-    r.verdict = f.hung() ? "hung" : "crashed";
-    r.message = f.what();
-    return r;
-  }
-  r.seconds = ex.seconds;
-  if (!ex.problem.empty()) {
-    r.verdict = ex.verdict;
-    r.message = ex.problem;
-    return r;
-  }
-  const SampledCheck s = check_sampled(p, in_f, ex.outputs, values == Values::Integers, seed, [&](int64_t done, int64_t total) {
+  const std::optional<Execution> ex = execute_case(p, in_f, variant, r);
+  if (!ex) return r;
+  const SampledCheck s = check_sampled(p, in_f, ex->outputs, values == Values::Integers, seed, [&](int64_t done, int64_t total) {
     say("checked " + std::to_string(done) + " of " + std::to_string(total) + " sampled units");
   });
   r.passed = s.passed;
