@@ -89,10 +89,20 @@ float4 load4(__global const float* p, long row, int ld, int col, int rows, int c
 SLAB_LOADS(slab_a, MWG, A_LOADS)
 SLAB_LOADS(slab_b, NWG, B_LOADS)
 
+// Where B's slabs come from: by default B itself (slab_b). An entry point whose B is implicit (an
+// implicit-GEMM convolution gathers it from its input) defines, before including this header,
+// XGEMM_SLAB_B(k0, rb) (the slab at depth k0 into rb, laid out as slab_b lays out a [K][N] operand:
+// depth rows of four columns; it is called with tb = 0) and XGEMM_B_PARAMS (the extra parameters of
+// xgemm_accumulate it needs).
+#ifndef XGEMM_SLAB_B
+#define XGEMM_SLAB_B(k0, rb) slab_b(b, ldb, tb, n0, k0, n, k, rb)
+#define XGEMM_B_PARAMS
+#endif
+
 // acc[i * NWI + j] += op(A)(row i, :) . op(B)(:, column j) over the whole depth, for this work-item's
 // rows and columns (row_of(i), col_of(j) below). As and Bs hold two slabs each.
 void xgemm_accumulate(int m, int n, int k, __global const float* a, int lda, int ta, __global const float* b, int ldb, int tb,
-                      __local float* As, __local float* Bs, float acc[MWI * NWI]) {
+                      __local float* As, __local float* Bs, float acc[MWI * NWI] XGEMM_B_PARAMS) {
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
   _Pragma("unroll") for (int i = 0; i < MWI * NWI; ++i) acc[i] = 0.0f;
@@ -101,7 +111,7 @@ void xgemm_accumulate(int m, int n, int k, __global const float* a, int lda, int
   if (slabs == 0) return;
   // A is depth-contiguous when stored [M][K] (ta = 0); B when stored [N][K] (tb = 1).
   slab_a(a, lda, !ta, m0, 0, m, k, ra);
-  slab_b(b, ldb, tb, n0, 0, n, k, rb);
+  XGEMM_SLAB_B(0, rb);
   slab_a_store(!ta, ra, As);
   slab_b_store(tb, rb, Bs);
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -111,7 +121,7 @@ void xgemm_accumulate(int m, int n, int k, __global const float* a, int lda, int
     const int more = t + 1 < slabs;
     if (more) {  // the next slab's loads, in flight while this one is multiplied
       slab_a(a, lda, !ta, m0, (t + 1) * KWG, m, k, ra);
-      slab_b(b, ldb, tb, n0, (t + 1) * KWG, n, k, rb);
+      XGEMM_SLAB_B((t + 1) * KWG, rb);
     }
     _Pragma("unroll") for (int e = 0; e < KWG; ++e) {
       float av[MWI], bv[NWI];

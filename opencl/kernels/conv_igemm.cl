@@ -1,0 +1,79 @@
+// conv2d forward as an implicit GEMM on the tuned GEMM core (xgemm.h): per image and group,
+//   Y[k, (p, q)] = W[k, (c, r, s)] @ X~[(c, r, s), (p, q)] (+ bias[k]),
+// M = k/g output channels, N = p*q output pixels, K = c/g*r*s taps. W is A as stored ([K][C/g*R*S]:
+// depth-contiguous); X~ is never built: each slab of B is gathered from x, four neighbouring output
+// pixels per load, 0 where a tap falls in the padding (an output that comes out NaN is summed again
+// without its padded taps: direct_output). Global size (cdiv(p*q, NWG) * NDIMC,
+// cdiv(k/g, MWG) * MDIMC, n * g).
+struct ConvGeometry {
+  int c, h, w, r, s, sh, sw, ph, pw, dh, dw, q;
+};
+#define XGEMM_B_PARAMS , struct ConvGeometry geo
+#define XGEMM_SLAB_B(k0, rb) conv_slab_b(b, geo, n0, k0, n, k, rb)
+void conv_slab_b(__global const float* x, struct ConvGeometry geo, int n0, int k0, int n, int k, float4* r);
+#include "xgemm.h"
+
+// One element of X~: tap e = (c, r, s) of output pixel j = (p, q); 0 outside the image (and past n, k).
+float gather(__global const float* x, struct ConvGeometry g, int e, int j, int n, int k) {
+  if (e >= k || j >= n) return 0.0f;
+  const int rs = g.r * g.s, ci = e / rs, ri = (e / g.s) % g.r, si = e % g.s;
+  const int hi = (j / g.q) * g.sh - g.ph + ri * g.dh, wi = (j % g.q) * g.sw - g.pw + si * g.dw;
+  if (hi < 0 || hi >= g.h || wi < 0 || wi >= g.w) return 0.0f;
+  return x[((long)ci * g.h + hi) * g.w + wi];
+}
+
+// The slab of B at depth k0, laid out as slab_b lays out a [K][N] operand: depth rows of four columns.
+void conv_slab_b(__global const float* x, struct ConvGeometry geo, int n0, int k0, int n, int k, float4* r) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0);
+  _Pragma("unroll") for (int l = 0; l < B_LOADS; ++l) {
+    const int idx = lid + l * WGS;
+    const int xq = idx % (NWG / 4), e = k0 + idx / (NWG / 4), j = n0 + 4 * xq;
+    r[l] = (float4)(gather(x, geo, e, j, n, k), gather(x, geo, e, j + 1, n, k), gather(x, geo, e, j + 2, n, k),
+                    gather(x, geo, e, j + 3, n, k));
+  }
+}
+
+// Output (kl, j) of one image and group as the direct sum: padded taps are absent, not zeros times the
+// weight. The GEMM multiplies them as zeros, which turns a padded tap with an Inf or NaN weight into
+// NaN where the convolution is finite: such outputs (NaN from the GEMM, rare) are summed again here.
+float direct_output(__global const float* x, __global const float* wt, struct ConvGeometry g, int kl, int j) {
+  const int crs = g.c * g.r * g.s;
+  float acc = 0.0f;
+  for (int e = 0; e < crs; ++e) {
+    const int rs = g.r * g.s, ci = e / rs, ri = (e / g.s) % g.r, si = e % g.s;
+    const int hi = (j / g.q) * g.sh - g.ph + ri * g.dh, wi = (j % g.q) * g.sw - g.pw + si * g.dw;
+    if (hi >= 0 && hi < g.h && wi >= 0 && wi < g.w) acc = fma(x[((long)ci * g.h + hi) * g.w + wi], wt[(long)kl * crs + e], acc);
+  }
+  return acc;
+}
+
+// One tile of Y; the local slabs come from the kernel (OpenCL declares __local arrays only there).
+void conv2d_igemm_tile(__global const float* x, __global const float* wt, __global const float* bias, __global float* y, int c, int h,
+                       int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q,
+                       __local float* As, __local float* Bs, long z) {
+  float acc[MWI * NWI];
+  const int image = z / g, group = z % g, cg = c / g, kg = k / g, crs = cg * r * s, pq = p * q;
+  const struct ConvGeometry geo = {cg, h, w, r, s, sh, sw, ph, pw, dh, dw, q};
+  __global const float* xg = x + ((long)image * c + group * cg) * h * w;
+  __global const float* wg = wt + (long)group * kg * crs;
+  xgemm_accumulate(kg, pq, crs, wg, crs, 0, xg, 0, 0, As, Bs, acc, geo);
+  y += ((long)image * k + group * kg) * pq;
+  const int k0 = group * kg;
+#define EXACT(v, row, col) (isnan(v) ? direct_output(xg, wg, geo, row, col) : (v))
+#define WITH_BIAS(v, row, col) (bias ? EXACT(v, row, col) + bias[k0 + (row)] : EXACT(v, row, col))
+  STORE_TILE(y, pq, kg, pq, WITH_BIAS)
+}
+
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
+void conv2d_igemm(__global const float* x, __global const float* wt, __global float* y, int c, int h, int w, int k, int r, int s,
+                  int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  XGEMM_LOCALS
+  conv2d_igemm_tile(x, wt, 0, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, As, Bs, z);
+}
+
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
+void conv2d_igemm_bias(__global const float* x, __global const float* wt, __global const float* bias, __global float* y, int c, int h,
+                       int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  XGEMM_LOCALS
+  conv2d_igemm_tile(x, wt, bias, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, As, Bs, z);
+}
