@@ -11,10 +11,10 @@ TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, c
   ocl::Runtime& rt = kc.runtime();
   Rng rng(seed);
   for (const auto& decl : sig.inputs) {
-    in_.push_back(rt.buffer(decl.name, decl.shape.numel()));
-    in_.back().upload(make_input(decl, Values::Normal, rng).data);
+    in_.push_back(rt.buffer(decl.name, decl.shape.numel(), sig.dtype));
+    in_.back().upload(make_input(decl, Values::Normal, rng, sig.dtype).data);
   }
-  for (const auto& decl : sig.outputs) out_.push_back(rt.buffer(decl.name, decl.shape.numel()));
+  for (const auto& decl : sig.outputs) out_.push_back(rt.buffer(decl.name, decl.shape.numel(), sig.dtype));
   const std::vector<int64_t> scratch = plans::scratch_floats(variant_, p);
   for (size_t i = 0; i < scratch.size(); ++i) scratch_.push_back(rt.buffer(variant_.scratch[i].name, scratch[i]));
   for (auto& b : in_) buffers_.tensors[b.name()] = &b;
@@ -22,7 +22,7 @@ TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, c
   for (auto& b : scratch_) buffers_.scratch.push_back(&b);
 }
 
-double TimedProblem::launch() { return ocl::launch(kc_.runtime(), p_, variant_, kc_.program_for(variant_), buffers_); }
+double TimedProblem::launch() { return ocl::launch(kc_.runtime(), p_, variant_, kc_.program_for(variant_, dtype_of(p_)), buffers_); }
 
 CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed, const plans::Variant* variant) {
   CheckOnce c;

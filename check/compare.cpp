@@ -17,14 +17,17 @@ std::string show(double v) {
   return o.str();
 }
 
-// Float rounds to Inf from FLT_MAX + half an ulp (2^103) up.
-constexpr double kOverflow = 3.4028235677973366e38;
-// The float closest to a double beyond float's range is Inf: a kernel may return it there.
-bool beyond_float(double v) { return std::abs(v) >= kOverflow; }
+// The storage format rounds to Inf from its largest value + half an ulp up (float: FLT_MAX + 2^103):
+// a kernel may return Inf for a true value beyond the format's range.
+bool beyond_format(double v, DType d) { return std::abs(v) >= overflow_threshold(d); }
 
-// The model's first-order bound at one element, before the FLT_MIN floor (0 in exact mode).
+// The model's bound at one element, before the FLT_MIN floor (0 in exact mode): float32's first-order
+// bound, then the rounding to the storage format.
 double reach_of(const ErrorModel& model, double gamma_k, double mag, double ref) {
-  return model.exact ? 0.0 : kBoundConstant * (gamma_k * mag + model.ulps * kUnitRoundoff * std::abs(ref));
+  if (model.exact) return 0.0;
+  const double b32 = kBoundConstant * (gamma_k * mag + model.ulps * kUnitRoundoff * std::abs(ref));
+  if (model.storage == DType::F32) return b32;
+  return b32 + unit_roundoff(model.storage) * (std::abs(ref) + b32) + min_subnormal(model.storage) / 2;
 }
 
 }  // namespace
@@ -89,15 +92,16 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
       ++c.unrepresentable;
       continue;
     }
-    if (std::isnan(r) || std::isinf(r) || beyond_float(r)) {
-      const bool ok = std::isnan(r) ? std::isnan(k) : (std::isinf(k) || std::abs(k) >= FLT_MAX) && std::signbit(k) == std::signbit(r);
+    if (std::isnan(r) || std::isinf(r) || beyond_format(r, model.storage)) {
+      const bool ok = std::isnan(r) ? std::isnan(k)
+                                    : (std::isinf(k) || std::abs(k) >= max_finite(model.storage)) && std::signbit(k) == std::signbit(r);
       if (!ok) {
         ++c.mismatches, ++c.nonfinite_mismatches;
         note(i, INFINITY, 0, "kernel " + show(k) + ", reference " + show(r) + " (non-finite class differs)");
       }
       continue;
     }
-    if (std::isinf(k) && std::signbit(k) == std::signbit(r) && std::abs(r) + reach_of(model, g, mag, r) >= kOverflow)
+    if (std::isinf(k) && std::signbit(k) == std::signbit(r) && std::abs(r) + reach_of(model, g, mag, r) >= overflow_threshold(model.storage))
       continue;  // within its bound of the overflow threshold: rounds to Inf
     if (std::isnan(k) || std::isinf(k)) {
       ++c.mismatches, ++c.nonfinite_mismatches;
@@ -107,7 +111,7 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
     // Below FLT_MIN a float result may be a subnormal (spacing 2^-149) or flushed to zero (devices need
     // not support float denormals): FLT_MIN is the floor of every bound.
     const double bound = model.exact ? 0.0 : reach_of(model, g, mag, r) + FLT_MIN;
-    const double err = model.exact ? std::abs(k - static_cast<double>(static_cast<float>(r))) : std::abs(k - r);
+    const double err = model.exact ? std::abs(k - static_cast<double>(round_to(model.storage, static_cast<float>(r)))) : std::abs(k - r);
     if (r != 0 && std::abs(r) > bound) {
       ++nonzero_refs;
       if (k == 0) ++zero_where_nonzero;
@@ -117,7 +121,9 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
     if (ratio > 1) {
       ++c.mismatches;
       note(i, ratio, bound,
-           "kernel " + show(k) + ", reference " + show(r) + (model.exact ? " (exact mode: must be equal)" : ", error " + show(err) + " > bound " + show(bound)));
+           "kernel " + show(k) + ", reference " + show(r) + (model.exact ? (model.storage == DType::F32 ? std::string(" (exact mode: must be equal)")
+                                                                     : " (exact mode: must equal the reference rounded to " + std::string(to_string(model.storage)) + ", " +
+                                                                           show(round_to(model.storage, static_cast<float>(r))) + ")") : ", error " + show(err) + " > bound " + show(bound)));
     } else {
       note(i, ratio, bound, "");
     }

@@ -6,11 +6,16 @@
 //              operators, a per-operator derivation otherwise), K the reduction length, u = 2^-24;
 //   non-finite: NaN where the reference has NaN, Inf of the same sign where it has Inf (or where the
 //              true value lies beyond float's range), and a finite number where the reference has one.
+// Outputs stored in f16 or bf16 (core/dtype.hpp) add the final rounding to the storage format: with b32
+// the bound above (float32 accumulation), b = b32 + u_s * (|ref| + b32) + eta_s / 2, u_s the format's unit
+// roundoff and eta_s its smallest subnormal; exact mode compares with the reference rounded to the
+// format, and the format's range decides where Inf is right.
 // The worst error/bound ratio is reported: a healthy kernel sits well below 1. An output mostly zero
 // where the reference is not is untrustworthy, whatever the ratio.
 #include <cstdint>
 #include <string>
 
+#include "core/dtype.hpp"
 #include "core/tensor.hpp"
 
 namespace plumbline {
@@ -28,6 +33,7 @@ struct ErrorModel {
   // The largest intermediate an evaluation must hold, per element (empty: mag). Beyond float's range
   // no float kernel can hold it, and the element is not judged.
   TensorD peak;
+  DType storage = DType::F32;  // the outputs' storage format (error_models() sets it from the problem)
 };
 
 struct Comparison {

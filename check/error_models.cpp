@@ -39,6 +39,7 @@ std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD
   if (it == table().end()) throw Error("operator '" + p.op() + "' has no error model yet");
   std::vector<ErrorModel> m = it->second(p, inputs, ref, integer_inputs);
   if (m.size() != ref.size()) throw Error("error model of " + p.op() + " covers the wrong number of outputs");
+  for (auto& model : m) model.storage = dtype_of(p);  // every output is stored in the problem's format
   return m;
 }
 

@@ -87,8 +87,8 @@ const plans::Variant& KernelChecker::select(const Problem& p) {
   return plans::select_variant(base, p);  // the error that names every condition
 }
 
-const cl::Program& KernelChecker::program_for(const plans::Variant& v) {
-  const std::string options = ocl::program_options(v);
+const cl::Program& KernelChecker::program_for(const plans::Variant& v, DType dtype) {
+  const std::string options = ocl::program_options(v, dtype);
   const std::string key = v.file + "\n" + options;
   auto it = programs_.find(key);
   if (it == programs_.end()) it = programs_.emplace(key, rt_.build_file(v.file, options).program).first;
@@ -120,17 +120,17 @@ void KernelChecker::check_fits(const Problem& p, const plans::Variant& v) {
   const ocl::DeviceInfo& dev = rt_.device();
   const Signature sig = signature_of(p);
   double device_total = 0, host_elements = 0;
-  auto tensor = [&](const std::string& name, int64_t numel, const char* what) {
-    const double bytes = 4.0 * static_cast<double>(numel);
+  auto tensor = [&](const std::string& name, int64_t numel, const char* what, DType d) {
+    const double bytes = bytes_of(d) * static_cast<double>(numel);
     device_total += bytes;
     if (bytes > static_cast<double>(dev.max_alloc_bytes))
       throw Error(p.line() + ": " + what + " '" + name + "' needs " + gib(bytes) + ", more than the largest allocation of " +
                   dev.selector + " (" + dev.name + "), " + gib(static_cast<double>(dev.max_alloc_bytes)));
   };
-  for (const auto& t : sig.inputs) tensor(t.name, t.shape.numel(), "input"), host_elements += static_cast<double>(t.shape.numel());
-  for (const auto& t : sig.outputs) tensor(t.name, t.shape.numel(), "output"), host_elements += static_cast<double>(t.shape.numel());
+  for (const auto& t : sig.inputs) tensor(t.name, t.shape.numel(), "input", sig.dtype), host_elements += static_cast<double>(t.shape.numel());
+  for (const auto& t : sig.outputs) tensor(t.name, t.shape.numel(), "output", sig.dtype), host_elements += static_cast<double>(t.shape.numel());
   const std::vector<int64_t> scratch = plans::scratch_floats(v, p);
-  for (size_t i = 0; i < scratch.size(); ++i) tensor(v.scratch[i].name, scratch[i], "scratch buffer");
+  for (size_t i = 0; i < scratch.size(); ++i) tensor(v.scratch[i].name, scratch[i], "scratch buffer", DType::F32);
   if (device_total > static_cast<double>(dev.global_mem_bytes))
     throw Error(p.line() + ": its tensors need " + gib(device_total) + " together, more than the global memory of " + dev.selector + " (" +
                 dev.name + "), " + gib(static_cast<double>(dev.global_mem_bytes)));
@@ -147,7 +147,7 @@ void KernelChecker::check_fits(const Problem& p, const plans::Variant& v) {
                   kReferenceBudget, p.op().c_str());
     throw Error(p.line() + buf + " cannot be checked by sampling (check/sampling.hpp: the GEMM and convolution families can)");
   }
-  ocl::check_launch(rt_, p, v, program_for(v));
+  ocl::check_launch(rt_, p, v, program_for(v, dtype_of(p)));
 }
 
 Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant* v) {
@@ -155,18 +155,18 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
   if (!plans::applies(variant, p))
     throw Error("variant " + variant.id() + " (" + variant.where.str() + ") does not apply to " + p.line() + ": its condition is '" +
                 variant.when.text() + "'");
-  ocl::check_launch(rt_, p, variant, program_for(variant));
   const Signature sig = signature_of(p);
+  ocl::check_launch(rt_, p, variant, program_for(variant, sig.dtype));
   if (inputs.size() != sig.inputs.size()) throw Error(p.op() + " takes " + std::to_string(sig.inputs.size()) + " inputs");
   std::vector<ocl::GuardedBuffer> in_b, out_b, scratch_b;
   for (size_t i = 0; i < sig.inputs.size(); ++i) {
     if (inputs[i].shape != sig.inputs[i].shape)
       throw Error(p.line() + ": input '" + sig.inputs[i].name + "' must have shape " + sig.inputs[i].shape.str());
-    in_b.push_back(rt_.buffer(sig.inputs[i].name, sig.inputs[i].shape.numel()));
+    in_b.push_back(rt_.buffer(sig.inputs[i].name, sig.inputs[i].shape.numel(), sig.dtype));
     in_b.back().upload(inputs[i].data);
   }
   for (const auto& decl : sig.outputs) {
-    out_b.push_back(rt_.buffer(decl.name, decl.shape.numel()));
+    out_b.push_back(rt_.buffer(decl.name, decl.shape.numel(), sig.dtype));
     out_b.back().poison();
   }
   // Scratch starts poisoned too: a step that reads scratch another step never wrote sees NaN.
@@ -180,7 +180,7 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
   for (auto& b : out_b) buffers.tensors[b.name()] = &b;
   for (auto& b : scratch_b) buffers.scratch.push_back(&b);
   Execution ex;
-  ex.seconds = ocl::launch(rt_, p, variant, program_for(variant), buffers);
+  ex.seconds = ocl::launch(rt_, p, variant, program_for(variant, sig.dtype), buffers);
   // Memory first: a write out of bounds or into an input makes every number suspect.
   auto note = [&](const std::string& verdict, const std::string& problem) {
     if (ex.problem.empty()) ex.verdict = verdict, ex.problem = problem;
@@ -188,11 +188,8 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
   for (auto* b : {&in_b, &scratch_b})
     for (auto& buf : *b)
       for (const auto& problem : buf.inspect(false)) note("out-of-bounds", problem);
-  for (size_t i = 0; i < in_b.size(); ++i) {
-    const std::vector<float> now = in_b[i].download();
-    if (std::memcmp(now.data(), inputs[i].data.data(), now.size() * 4) != 0)
-      note("input-modified", "the kernel wrote into input '" + in_b[i].name() + "'");
-  }
+  for (size_t i = 0; i < in_b.size(); ++i)
+    if (!in_b[i].holds(inputs[i].data)) note("input-modified", "the kernel wrote into input '" + in_b[i].name() + "'");
   for (size_t i = 0; i < out_b.size(); ++i) {
     ex.outputs.emplace_back(sig.outputs[i].shape);
     for (const auto& problem : out_b[i].inspect(true, &ex.outputs.back().data))
@@ -255,7 +252,7 @@ CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t 
   std::snprintf(buf, sizeof buf, "the full reference costs %.3g FLOPs: checking a sample of the outputs", sig.flops);
   say(buf, large);
   std::vector<TensorF> in_f;
-  for (size_t i = 0; i < sig.inputs.size(); ++i) in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i));
+  for (size_t i = 0; i < sig.inputs.size(); ++i) in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i, sig.dtype));
   say("inputs drawn, running the kernel", large);
   const std::optional<Execution> ex = execute_case(p, in_f, variant, r);
   if (!ex) return r;
@@ -281,12 +278,19 @@ KernelCase CasePlan::at(int i) const {
   const plans::Variant& v = variants_[static_cast<size_t>(i % nv)];
   const int j = i / nv, n = (count_ - i % nv + nv - 1) / nv;  // this variant's case j of n
   const GenContext ctx(budget_, plans::tile_sizes(v));
+  // The variant's storage formats in turn, four cases each (one per value distribution).
+  const std::vector<std::string> dtypes = plans::dtypes_of(v);
+  const std::string dtype = dtypes[static_cast<size_t>(j / 4) % dtypes.size()];
+  auto in_dtype = [dtype](const Problem& p) { return p.has("dtype") ? p.with("dtype", dtype) : p; };
   // Draws until a problem can be steered into the variant's condition.
   constexpr int kTries = 200;
   for (int attempt = 0; attempt < kTries; ++attempt) {
     auto drawn = sample_problem(op_, ctx, seed_ + static_cast<uint64_t>(attempt) * 7919, j, n);
-    if (!plans::steer(v, drawn.value())) continue;
-    auto steered = rc::shrinkable::map(std::move(drawn), [vc = v](const Problem& p) { return plans::steer(vc, p).value_or(p); });
+    if (!plans::steer(v, in_dtype(drawn.value()))) continue;
+    auto steered = rc::shrinkable::map(std::move(drawn), [vc = v, in_dtype](const Problem& p) {
+      const Problem q = in_dtype(p);
+      return plans::steer(vc, q).value_or(q);
+    });
     return {&v, std::move(steered), values_for_case(j), seed_ + static_cast<uint64_t>(i)};
   }
   throw Error("variant " + v.id() + " (" + v.where.str() + "): none of " + std::to_string(kTries) + " problems drawn for " + op_ +

@@ -68,8 +68,8 @@ class KernelChecker {
   // Runs a variant's kernels on the given inputs (poisoned outputs, guarded buffers).
   Execution execute(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant* v = nullptr);
 
-  // The program of a variant (its file built with its defines), built once.
-  const cl::Program& program_for(const plans::Variant& v);
+  // The program of a variant for a storage format (its file built with its defines and the format's), built once.
+  const cl::Program& program_for(const plans::Variant& v, DType dtype = DType::F32);
   ocl::Runtime& runtime() { return rt_; }
   const plans::KernelSource& source() const { return source_; }
 

@@ -136,8 +136,14 @@ Problem Problem::make(const std::string& op, const std::vector<std::pair<std::st
 }
 
 std::string Problem::line() const {
+  const OpSpec* spec = Registry::get().find_or_null(op_);
   std::string s = op_;
-  for (size_t i = 0; i < attrs_.size(); ++i) s += (i ? "," : ":") + attrs_[i].first + "=" + format_attr(attrs_[i].second);
+  bool first = true;
+  for (size_t i = 0; i < attrs_.size(); ++i) {
+    if (spec && i < spec->attrs.size() && spec->attrs[i].omit_default && attrs_[i].second == spec->attrs[i].def) continue;
+    s += (first ? ":" : ",") + attrs_[i].first + "=" + format_attr(attrs_[i].second);
+    first = false;
+  }
   return s;
 }
 

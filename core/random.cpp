@@ -26,7 +26,23 @@ Values values_from_string(const std::string& name) {
   throw Error("unknown value distribution '" + name + "' (choose integers, uniform, normal or edge)");
 }
 
-const std::vector<float>& edge_values() {
+const std::vector<float>& edge_values(DType d) {
+  if (d == DType::F16) {
+    static const std::vector<float> h{0.0f,     -0.0f,     0x1p-24f,  -0x1p-24f, 0x1p-15f, 0x1p-14f,   INFINITY, -INFINITY, NAN,
+                                      65504.0f, -65504.0f, 11.0f,     -11.0f,    11.125f,  -17.0f,     1e4f,     -1e4f,     0x1p-23f};
+    return h;
+  }
+  if (d == DType::BF16) {
+    static const std::vector<float> b = [] {
+      std::vector<float> v;
+      for (float x : edge_values(DType::F32)) v.push_back(round_to(DType::BF16, x));
+      v.push_back(static_cast<float>(max_finite(DType::BF16)));
+      v.push_back(-static_cast<float>(max_finite(DType::BF16)));
+      v.push_back(0x1p-133f);
+      return v;
+    }();
+    return b;
+  }
   using L = std::numeric_limits<float>;
   static const std::vector<float> v{0.0f,         -0.0f,        L::denorm_min(), -L::denorm_min(), L::min() / 2,
                                     L::min(),     L::infinity(), -L::infinity(),  L::quiet_NaN(),   L::max(),
@@ -35,24 +51,31 @@ const std::vector<float>& edge_values() {
   return v;
 }
 
-float sample(Values v, Rng& rng) {
+namespace {
+
+float draw(Values v, Rng& rng, DType d) {
   switch (v) {
     case Values::Integers: return static_cast<float>(std::uniform_int_distribution<int>(-3, 3)(rng));
     case Values::Uniform: return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
     case Values::Normal: {
       float x = std::normal_distribution<float>(0.0f, 1.0f)(rng);
       if (std::uniform_int_distribution<int>(0, 63)(rng) == 0)
-        x = std::ldexp(x, std::uniform_int_distribution<int>(4, 12)(rng));
+        x = d == DType::F16 ? std::ldexp(x, std::uniform_int_distribution<int>(2, 5)(rng))
+                            : std::ldexp(x, std::uniform_int_distribution<int>(4, 12)(rng));
       return x;
     }
     case Values::Edge: {
-      if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) return sample(Values::Normal, rng);
-      const auto& e = edge_values();
+      if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) return draw(Values::Normal, rng, d);
+      const auto& e = edge_values(d);
       return e[std::uniform_int_distribution<size_t>(0, e.size() - 1)(rng)];
     }
   }
   return 0.0f;
 }
+
+}  // namespace
+
+float sample(Values v, Rng& rng, DType d) { return round_to(d, draw(v, rng, d)); }
 
 namespace {
 
@@ -60,9 +83,9 @@ namespace {
 // NaN in 1 case of 25): a run of the edge list from a random start, at random places, then NaN, +Inf
 // and -Inf, the values the NaN policy is about (mutants that mishandled them survived otherwise: a
 // relu dropping NaN, silu(-Inf) as -Inf * 0), where the tensor has room for them beside the run.
-void place_edge_values(TensorF& t, Rng& rng) {
+void place_edge_values(TensorF& t, Rng& rng, DType d) {
   if (t.data.empty()) return;
-  const auto& e = edge_values();
+  const auto& e = edge_values(d);
   auto place = [&](float value) { t.data[std::uniform_int_distribution<size_t>(0, t.data.size() - 1)(rng)] = value; };
   const size_t start = std::uniform_int_distribution<size_t>(0, e.size() - 1)(rng);
   const size_t count = std::max<size_t>(1, t.data.size() / 8);
@@ -74,15 +97,15 @@ void place_edge_values(TensorF& t, Rng& rng) {
 
 }  // namespace
 
-void fill(TensorF& t, Values v, Rng& rng) {
-  for (auto& x : t.data) x = sample(v, rng);
-  if (v == Values::Edge) place_edge_values(t, rng);
+void fill(TensorF& t, Values v, Rng& rng, DType d) {
+  for (auto& x : t.data) x = sample(v, rng, d);
+  if (v == Values::Edge) place_edge_values(t, rng, d);
 }
 
-TensorF make_input(const TensorDecl& decl, Values v, Rng& rng) {
+TensorF make_input(const TensorDecl& decl, Values v, Rng& rng, DType d) {
   TensorF t(decl.shape);
   switch (decl.domain) {
-    case Domain::Real: fill(t, v, rng); break;
+    case Domain::Real: fill(t, v, rng, d); break;
     case Domain::ClassIndex:
       for (auto& x : t.data) x = static_cast<float>(std::uniform_int_distribution<int64_t>(0, decl.classes - 1)(rng));
       break;
@@ -99,7 +122,7 @@ TensorF make_input(const TensorDecl& decl, Values v, Rng& rng) {
         }
         for (int64_t j = 0; j < cols; ++j) {
           const double w = t[r * cols + j] / total;
-          t[r * cols + j] = static_cast<float>(decl.domain == Domain::Distribution ? w : std::log(w));
+          t[r * cols + j] = round_to(d, static_cast<float>(decl.domain == Domain::Distribution ? w : std::log(w)));
         }
       }
       break;
@@ -108,9 +131,9 @@ TensorF make_input(const TensorDecl& decl, Values v, Rng& rng) {
   return t;
 }
 
-TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed) {
+TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed, DType d) {
   Rng rng(seed);
-  if (decl.domain != Domain::Real) return make_input(decl, v, rng);
+  if (decl.domain != Domain::Real) return make_input(decl, v, rng, d);
   TensorF t(decl.shape);
   constexpr int64_t kChunk = int64_t{1} << 20;
   const int64_t chunks = (t.numel() + kChunk - 1) / kChunk;
@@ -119,7 +142,7 @@ TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed) {
     for (int64_t c; (c = next++) < chunks;) {
       Rng local(seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(c) + 1);
       const int64_t end = std::min(t.numel(), (c + 1) * kChunk);
-      for (int64_t i = c * kChunk; i < end; ++i) t[i] = sample(v, local);
+      for (int64_t i = c * kChunk; i < end; ++i) t[i] = sample(v, local, d);
     }
   };
   std::vector<std::thread> pool;
@@ -127,7 +150,7 @@ TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed) {
   for (int64_t i = 1; i < threads; ++i) pool.emplace_back(worker);
   worker();
   for (auto& th : pool) th.join();
-  if (v == Values::Edge) place_edge_values(t, rng);  // as fill() places them
+  if (v == Values::Edge) place_edge_values(t, rng, d);  // as fill() places them
   return t;
 }
 

@@ -25,19 +25,23 @@ const char* to_string(Values v);
 inline void showValue(Values v, std::ostream& os) { os << to_string(v); }  // for RapidCheck's counterexamples
 Values values_from_string(const std::string& name);  // Error naming the choices on a bad name
 
-// The special values the Edge distribution mixes in.
-const std::vector<float>& edge_values();
+// The special values the Edge distribution mixes in, per storage format: float32's, or the format's own
+// (its largest finite value, smallest normal, subnormals, values near exp's overflow in the format).
+const std::vector<float>& edge_values(DType d = DType::F32);
 
-float sample(Values v, Rng& rng);
-void fill(TensorF& t, Values v, Rng& rng);
+// A value of the storage format d: drawn, then rounded to d. In f16 the Normal distribution's
+// occasional large values are scaled by 2^2 .. 2^5 (not 2^4 .. 2^12), so that products and sums stay
+// inside f16's range (65504) unless the edge pass puts its largest values in.
+float sample(Values v, Rng& rng, DType d = DType::F32);
+void fill(TensorF& t, Values v, Rng& rng, DType d = DType::F32);
 
 // A tensor for one declared input: class indices and soft labels respect their domains,
-// Real tensors draw from `v`.
-TensorF make_input(const TensorDecl& decl, Values v, Rng& rng);
+// Real tensors draw from `v`; every value is one of the storage format d.
+TensorF make_input(const TensorDecl& decl, Values v, Rng& rng, DType d = DType::F32);
 
 // The same distributions drawn on every core, for tensors of hundreds of millions of elements (a
 // sampled check's inputs): chunk c of a Real tensor draws from its own generator seeded by (seed, c),
 // so the values do not depend on the number of threads; they differ from make_input's.
-TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed);
+TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed, DType d = DType::F32);
 
 }  // namespace plumbline

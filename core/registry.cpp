@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core/ops/families.hpp"
 
@@ -9,8 +10,8 @@ namespace plumbline {
 
 double Signature::bytes() const {
   double b = 0;
-  for (const auto& t : inputs) b += 4.0 * static_cast<double>(t.shape.numel());
-  for (const auto& t : outputs) b += 4.0 * static_cast<double>(t.shape.numel());
+  for (const auto& t : inputs) b += bytes_of(dtype) * static_cast<double>(t.shape.numel());
+  for (const auto& t : outputs) b += bytes_of(dtype) * static_cast<double>(t.shape.numel());
   return b;
 }
 
@@ -68,7 +69,11 @@ std::vector<std::string> Registry::names() const {
   return v;
 }
 
-Signature signature_of(const Problem& p) { return Registry::get().find(p.op()).signature(p); }
+Signature signature_of(const Problem& p) {
+  Signature s = Registry::get().find(p.op()).signature(p);
+  s.dtype = dtype_of(p);
+  return s;
+}
 
 void require(bool cond, const Problem& p, const std::string& message) {
   if (!cond) throw Error(p.line() + ": " + message);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dtype.hpp"
 #include "core/problem.hpp"
 #include "core/shape.hpp"
 
@@ -23,6 +24,7 @@ struct AttrSpec {
   int64_t min = 0;                   // Int: smallest value allowed
   std::vector<std::string> choices;  // Enum: the values allowed
   std::string doc;
+  bool omit_default = false;  // the canonical line leaves it out at its default (dtype=f32)
 };
 
 // What values a tensor may hold. Only Real tensors are differentiable.
@@ -45,7 +47,8 @@ struct Signature {
   std::vector<TensorDecl> outputs;
   double flops = 0;  // floating-point operations of one evaluation, multiply and add counted apart
 
-  double bytes() const;  // float32 bytes read and written, each tensor once
+  DType dtype = DType::F32;  // the storage format of every tensor (core/dtype.hpp); signature_of sets it
+  double bytes() const;   // bytes read and written, each tensor once
   const TensorDecl& input(const std::string& name) const;
   const TensorDecl& output(const std::string& name) const;
 };

@@ -1,7 +1,10 @@
 #include "opencl/buffer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+
+#include "core/error.hpp"
 
 namespace plumbline::ocl {
 
@@ -11,58 +14,125 @@ uint32_t guard_bits(const std::string& name) {
   return 0xFFC00000u | (h & 0x003FFFFEu) | 1u;  // sign, exponent all ones, quiet bit, non-zero payload
 }
 
-GuardedBuffer::GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard)
-    : name_(std::move(name)), elements_(elements), guard_(guard), guard_bits_(guard_bits(name_)), queue_(queue) {
-  const size_t bytes = static_cast<size_t>(elements_ + 2 * guard_) * 4;
+// A 16-bit guard word: the top half of the float one is a NaN with a payload in f16 and bf16 alike
+// (sign, exponent all ones, a non-zero mantissa).
+static uint32_t guard_word(uint32_t bits32, size_t width) { return width == 4 ? bits32 : (bits32 >> 16); }
+
+GuardedBuffer::GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard, DType dtype)
+    : name_(std::move(name)),
+      elements_(elements),
+      guard_(guard),
+      guard_bits_(guard_word(guard_bits(name_), static_cast<size_t>(bytes_of(dtype)))),
+      dtype_(dtype),
+      width_(static_cast<size_t>(bytes_of(dtype))),
+      queue_(queue) {
+  const size_t bytes = static_cast<size_t>(elements_ + 2 * guard_) * width_;
   whole_ = call("allocating buffer '" + name_ + "' (" + std::to_string(bytes) + " bytes)",
                 [&] { return cl::Buffer(context, CL_MEM_READ_WRITE, bytes); });
-  cl_buffer_region region{static_cast<size_t>(guard_) * 4, static_cast<size_t>(elements_) * 4};
+  cl_buffer_region region{static_cast<size_t>(guard_) * width_, static_cast<size_t>(elements_) * width_};
   interior_ = call("creating the interior of buffer '" + name_ + "'",
                    [&] { return whole_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region); });
 }
 
+uint32_t GuardedBuffer::word(const std::vector<uint8_t>& bytes, int64_t i) const {
+  if (width_ == 4) {
+    uint32_t w;
+    std::memcpy(&w, bytes.data() + static_cast<size_t>(i) * 4, 4);
+    return w;
+  }
+  uint16_t w;
+  std::memcpy(&w, bytes.data() + static_cast<size_t>(i) * 2, 2);
+  return w;
+}
+
+uint32_t GuardedBuffer::poison_word() const {
+  switch (dtype_) {
+    case DType::F16: return kPoisonBitsF16;
+    case DType::BF16: return kPoisonBitsBF16;
+    case DType::F32: break;
+  }
+  return kPoisonBits;
+}
+
 void GuardedBuffer::write_guards() {
-  const std::vector<uint32_t> guard(static_cast<size_t>(guard_), guard_bits_);
+  std::vector<uint8_t> guard(static_cast<size_t>(guard_) * width_);
+  for (int64_t i = 0; i < guard_; ++i) std::memcpy(guard.data() + static_cast<size_t>(i) * width_, &guard_bits_, width_);  // little-endian
   for (const int64_t first : {int64_t{0}, guard_ + elements_})
     call("writing the guards of buffer '" + name_ + "'", [&] {
-      return queue_.enqueueWriteBuffer(whole_, CL_TRUE, static_cast<size_t>(first) * 4, guard.size() * 4, guard.data());
+      return queue_.enqueueWriteBuffer(whole_, CL_TRUE, static_cast<size_t>(first) * width_, guard.size(), guard.data());
     });
 }
 
 std::vector<uint32_t> GuardedBuffer::read_guard(int64_t first_element) {
-  std::vector<uint32_t> bits(static_cast<size_t>(guard_));
+  std::vector<uint8_t> bytes(static_cast<size_t>(guard_) * width_);
   call("reading the guards of buffer '" + name_ + "'", [&] {
-    return queue_.enqueueReadBuffer(whole_, CL_TRUE, static_cast<size_t>(first_element) * 4, bits.size() * 4, bits.data());
+    return queue_.enqueueReadBuffer(whole_, CL_TRUE, static_cast<size_t>(first_element) * width_, bytes.size(), bytes.data());
   });
-  return bits;
+  std::vector<uint32_t> words(static_cast<size_t>(guard_));
+  for (int64_t i = 0; i < guard_; ++i) words[static_cast<size_t>(i)] = word(bytes, i);
+  return words;
+}
+
+std::vector<uint8_t> GuardedBuffer::encode(const std::vector<float>& values) const {
+  std::vector<uint8_t> bytes(values.size() * width_);
+  if (width_ == 4) {
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return bytes;
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!representable(dtype_, values[i]))
+      throw Error("buffer '" + name_ + "': element " + std::to_string(i) + " (" + std::to_string(values[i]) + ") is not a " +
+                  to_string(dtype_) + " value");
+    const uint16_t w = to_bits(dtype_, values[i]);
+    std::memcpy(bytes.data() + 2 * i, &w, 2);
+  }
+  return bytes;
 }
 
 void GuardedBuffer::upload(const std::vector<float>& values) {
   if (static_cast<int64_t>(values.size()) != elements_)
     throw std::logic_error("upload of " + std::to_string(values.size()) + " values into buffer '" + name_ + "' of " +
                            std::to_string(elements_));
+  const std::vector<uint8_t> bytes = encode(values);
   write_guards();
-  call("writing buffer '" + name_ + "'", [&] { return queue_.enqueueWriteBuffer(interior_, CL_TRUE, 0, values.size() * 4, values.data()); });
+  call("writing buffer '" + name_ + "'", [&] { return queue_.enqueueWriteBuffer(interior_, CL_TRUE, 0, bytes.size(), bytes.data()); });
 }
 
 void GuardedBuffer::poison() {
   write_guards();
   // Written from the host in pieces of at most 256 MiB. (clEnqueueFillBuffer would move nothing across
   // the bus, but NVIDIA's driver 580 loses the queue filling a buffer of several GB, even in pieces.)
-  const std::vector<uint32_t> piece(static_cast<size_t>(std::min<int64_t>(elements_, int64_t{1} << 26)), kPoisonBits);
-  for (int64_t first = 0; first < elements_; first += static_cast<int64_t>(piece.size()))
+  const int64_t per_piece = std::min<int64_t>(elements_, (int64_t{1} << 28) / static_cast<int64_t>(width_));
+  std::vector<uint8_t> piece(static_cast<size_t>(per_piece) * width_);
+  const uint32_t poison = poison_word();
+  for (int64_t i = 0; i < per_piece; ++i) std::memcpy(piece.data() + static_cast<size_t>(i) * width_, &poison, width_);
+  for (int64_t first = 0; first < elements_; first += per_piece)
     call("poisoning buffer '" + name_ + "'", [&] {
-      const size_t count = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(piece.size()), elements_ - first));
-      return queue_.enqueueWriteBuffer(interior_, CL_TRUE, static_cast<size_t>(first) * 4, count * 4, piece.data());
+      const size_t count = static_cast<size_t>(std::min<int64_t>(per_piece, elements_ - first));
+      return queue_.enqueueWriteBuffer(interior_, CL_TRUE, static_cast<size_t>(first) * width_, count * width_, piece.data());
     });
 }
 
+std::vector<uint8_t> GuardedBuffer::read_interior() {
+  std::vector<uint8_t> bytes(static_cast<size_t>(elements_) * width_);
+  call("reading buffer '" + name_ + "'", [&] { return queue_.enqueueReadBuffer(interior_, CL_TRUE, 0, bytes.size(), bytes.data()); });
+  return bytes;
+}
+
 std::vector<float> GuardedBuffer::download() {
+  const std::vector<uint8_t> bytes = read_interior();
   std::vector<float> values(static_cast<size_t>(elements_));
-  call("reading buffer '" + name_ + "'", [&] {
-    return queue_.enqueueReadBuffer(interior_, CL_TRUE, 0, values.size() * 4, values.data());
-  });
+  if (width_ == 4) {
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+  } else {
+    for (int64_t i = 0; i < elements_; ++i) values[static_cast<size_t>(i)] = from_bits(dtype_, static_cast<uint16_t>(word(bytes, i)));
+  }
   return values;
+}
+
+bool GuardedBuffer::holds(const std::vector<float>& values) {
+  // Words, not floats: a NaN's payload survives, and a 16-bit NaN widened to float and back may not.
+  return read_interior() == encode(values);
 }
 
 std::vector<std::string> GuardedBuffer::inspect(bool expect_written, std::vector<float>* interior) {
@@ -86,17 +156,19 @@ std::vector<std::string> GuardedBuffer::inspect(bool expect_written, std::vector
                        std::to_string(after) + " guard elements changed, the first at index " +
                        std::to_string(first_after) + ")");
   if (expect_written) {
-    std::vector<float> own;
-    std::vector<float>& values = interior ? *interior : own;
-    values = download();
+    const std::vector<uint8_t> bytes = read_interior();
+    const uint32_t poison = poison_word();
     int64_t unwritten = 0, first = -1;
-    for (int64_t i = 0; i < elements_; ++i) {
-      uint32_t bits;
-      std::memcpy(&bits, &values[static_cast<size_t>(i)], 4);
-      if (bits == kPoisonBits) {
+    for (int64_t i = 0; i < elements_; ++i)
+      if (word(bytes, i) == poison) {
         ++unwritten;
         if (first < 0) first = i;
       }
+    if (interior) {
+      interior->resize(static_cast<size_t>(elements_));
+      if (width_ == 4) std::memcpy(interior->data(), bytes.data(), bytes.size());
+      else
+        for (int64_t i = 0; i < elements_; ++i) (*interior)[static_cast<size_t>(i)] = from_bits(dtype_, static_cast<uint16_t>(word(bytes, i)));
     }
     if (unwritten)
       problems.push_back("buffer '" + name_ + "': " + std::to_string(unwritten) + " of " + std::to_string(elements_) +

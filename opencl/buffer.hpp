@@ -1,5 +1,6 @@
 #pragma once
-// A float buffer with guard zones on both sides. Kernels see only the interior (a sub-buffer); the
+// A tensor's buffer in its storage format (float32, f16 or bf16: core/dtype.hpp; the host side always
+// sees floats) with guard zones on both sides. Kernels see only the interior (a sub-buffer); the
 // guards hold a fixed NaN pattern and are checked after each launch, so a write past either end is
 // caught and reported with the buffer's name. Outputs are filled with a poison NaN pattern before a
 // launch, so an element the kernel never wrote is caught too.
@@ -7,11 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "core/dtype.hpp"
 #include "opencl/cl.hpp"
 
 namespace plumbline::ocl {
 
 inline constexpr uint32_t kPoisonBits = 0x7FDEAD01u;  // a quiet NaN no arithmetic produces
+inline constexpr uint16_t kPoisonBitsF16 = 0x7EADu;    // the same in f16 (quiet bit and a payload)
+inline constexpr uint16_t kPoisonBitsBF16 = 0x7FADu;   // and in bf16
 // Guard zones hold a quiet NaN of their own per buffer name (guard_bits): a kernel that reads past
 // one buffer and writes the value past another (NaN arithmetic keeps the payload) still changes the
 // second buffer's guard. Mutation testing found the case where one shared pattern hid it.
@@ -19,13 +23,16 @@ uint32_t guard_bits(const std::string& name);
 
 class GuardedBuffer {
  public:
-  GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard);
+  GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard,
+                DType dtype = DType::F32);
 
   const std::string& name() const { return name_; }
   int64_t size() const { return elements_; }
+  DType dtype() const { return dtype_; }
   const cl::Buffer& cl() const { return interior_; }
 
-  void upload(const std::vector<float>& values);  // guards + values
+  void upload(const std::vector<float>& values);  // guards + values (each a value of the format: Error if not)
+  bool holds(const std::vector<float>& values);   // the interior is exactly these values' words
   void poison();                                  // guards + poison in every element
   std::vector<float> download();                  // the interior
 
@@ -38,10 +45,16 @@ class GuardedBuffer {
   // Only the guards and the interior move: a 10 GB tensor is copied across the bus once each way.
   void write_guards();
   std::vector<uint32_t> read_guard(int64_t first_element);
+  std::vector<uint8_t> encode(const std::vector<float>& values) const;  // the words of the format
+  std::vector<uint8_t> read_interior();
+  uint32_t word(const std::vector<uint8_t>& bytes, int64_t i) const;
+  uint32_t poison_word() const;
 
   std::string name_;
   int64_t elements_, guard_;
   uint32_t guard_bits_;
+  DType dtype_;
+  size_t width_;  // bytes per element
   cl::CommandQueue queue_;
   cl::Buffer whole_, interior_;
 };

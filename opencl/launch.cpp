@@ -1,6 +1,7 @@
 #include "opencl/launch.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -146,7 +147,14 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
         if (kind == plans::Arg::Kind::Tensor && !env.tensor(a.name)) throw Error(what + ": " + p.line() + " has no tensor '" + a.name + "'");
         if (pr.known && pr.address != CL_KERNEL_ARG_ADDRESS_GLOBAL && pr.address != CL_KERNEL_ARG_ADDRESS_CONSTANT)
           throw Error(what + ": a buffer needs a global pointer parameter");
-        if (pr.known && pr.type.rfind("float", 0) != 0) throw Error(what + ": buffer '" + a.name + "' holds floats, the parameter is " + pr.type);
+        if (pr.known) {  // the parameter's type against the buffer's storage format (scratch: float32)
+          const DType d = kind == plans::Arg::Kind::Tensor ? dtype_of(p) : DType::F32;
+          const bool ok = d == DType::F32 ? pr.type.rfind("float", 0) == 0
+                          : d == DType::F16 ? pr.type.rfind("half", 0) == 0
+                                            : pr.type.rfind("ushort", 0) == 0 || pr.type.rfind("short", 0) == 0;
+          static const char* held[] = {"floats", "f16 values (half*)", "bf16 words (ushort*)"};
+          if (!ok) throw Error(what + ": buffer '" + a.name + "' holds " + held[static_cast<int>(d)] + ", the parameter is " + pr.type);
+        }
         if (!b) break;  // checking only
         GuardedBuffer* buf = kind == plans::Arg::Kind::Tensor ? b->tensors.at(a.name) : b->scratch.at(scratch_index.at(a.name));
         call("setting " + what, [&] {
@@ -211,9 +219,11 @@ void check_limits(const cl::Kernel& k, const Runtime& rt, const plans::Step& st,
 
 }  // namespace
 
-std::string program_options(const plans::Variant& v) {
+std::string program_options(const plans::Variant& v, DType dtype) {
+  std::string format = to_string(dtype);
+  std::transform(format.begin(), format.end(), format.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   const std::string defines = v.build_options();
-  return defines + (defines.empty() ? "" : " ") + "-cl-kernel-arg-info";
+  return defines + (defines.empty() ? "" : " ") + "-DDTYPE_" + format + " -cl-kernel-arg-info";
 }
 
 namespace {

@@ -21,16 +21,17 @@ struct Buffers {
   std::vector<GuardedBuffer*> scratch;
 };
 
-// The build options a variant's program is built with: its defines, plus what the launcher needs to
-// read the kernels' parameters (-cl-kernel-arg-info).
-std::string program_options(const plans::Variant& v);
+// The build options a variant's program is built with for a storage format: its defines, the format's
+// (-DDTYPE_F32, -DDTYPE_F16 or -DDTYPE_BF16), and what the launcher needs to read the kernels'
+// parameters (-cl-kernel-arg-info).
+std::string program_options(const plans::Variant& v, DType dtype = DType::F32);
 
 // Everything launch() checks before a kernel runs, without buffers: the parameters against the plan's
 // arguments (kinds, counts, the range of every value), the NDRange against the limits. Error when a
 // launch could not be right; run it before allocating anything.
 void check_launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program);
 
-// Runs every step of v that applies to p with `program` (built from v's file with program_options(v)).
+// Runs every step of v that applies to p with `program` (built from v's file with program_options(v, dtype_of(p))).
 // Returns the summed kernel time in seconds (profiling events).
 double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers);
 

@@ -141,15 +141,16 @@ BuiltProgram Runtime::build_file(const std::string& file, const std::string& opt
   return build(inline_includes(read_text(path), path), options, path);
 }
 
-GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements) {
+GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements, DType dtype) {
   if (elements < 1) throw Error("buffer '" + name + "' must hold at least one element");
+  const uint64_t width = static_cast<uint64_t>(bytes_of(dtype));
   const uint64_t align_bytes = std::max<uint64_t>(device_.base_addr_align_bits / 8, 4);
-  const int64_t guard = static_cast<int64_t>(std::max<uint64_t>(256, align_bytes / 4));
-  const uint64_t bytes = static_cast<uint64_t>(elements + 2 * guard) * 4;
+  const int64_t guard = static_cast<int64_t>(std::max<uint64_t>(256, align_bytes / width));
+  const uint64_t bytes = static_cast<uint64_t>(elements + 2 * guard) * width;
   if (bytes > device_.max_alloc_bytes)
     throw Error("buffer '" + name + "' needs " + std::to_string(bytes) + " bytes, but " + device_.selector + " (" +
                 device_.name + ") allows at most " + std::to_string(device_.max_alloc_bytes) + " bytes in one allocation");
-  return GuardedBuffer(context_, queue_, name, elements, guard);
+  return GuardedBuffer(context_, queue_, name, elements, guard, dtype);
 }
 
 double Runtime::watchdog_for(double flops, double bytes) const {

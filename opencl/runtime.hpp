@@ -53,8 +53,9 @@ class Runtime {
   // replaced by kernel_dir()/NAME before the build, so that the cache key covers every line compiled.
   BuiltProgram build_file(const std::string& file, const std::string& options = "");
 
-  // A buffer of `elements` floats with guard zones on both sides; Error when the device cannot hold it.
-  GuardedBuffer buffer(const std::string& name, int64_t elements);
+  // A buffer of `elements` values of a storage format with guard zones on both sides; Error when the
+  // device cannot hold it.
+  GuardedBuffer buffer(const std::string& name, int64_t elements, DType dtype = DType::F32);
 
   // Enqueues and waits; returns the kernel's device time in seconds from its profiling event. A kernel
   // that faults, or is still running after the watchdog's limit, throws KernelFault.

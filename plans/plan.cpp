@@ -152,6 +152,23 @@ class PlanParser {
       Scratch s{rest.substr(0, sp), Expr::parse(rest.substr(sp)), here()};
       if (!is_identifier(s.name)) throw Error("scratch name '" + s.name + "' must be a name");
       v.scratch.push_back(std::move(s));
+    } else if (key == "dtypes") {
+      need("storage formats (f32 f16 bf16)");
+      variant_level();
+      if (!v.dtypes.empty()) throw Error("a second 'dtypes' line");
+      std::string items = rest;
+      std::replace(items.begin(), items.end(), ',', ' ');
+      std::istringstream ss(items);
+      std::string item;
+      while (ss >> item) {
+        dtype_from_string(item);  // Error naming the choices
+        if (std::find(v.dtypes.begin(), v.dtypes.end(), item) != v.dtypes.end()) throw Error("dtype " + item + " is listed twice");
+        v.dtypes.push_back(item);
+      }
+      const OpSpec& spec = Registry::get().find(v.op);
+      const bool has_dtype = std::any_of(spec.attrs.begin(), spec.attrs.end(), [](const AttrSpec& a) { return a.name == "dtype"; });
+      if (!has_dtype && (v.dtypes.size() != 1 || v.dtypes[0] != "f32"))
+        throw Error(v.op + " has no dtype attribute: its tensors are float32 (docs/operators.md lists the operators that take f16 and bf16)");
     } else if (key == "tune") {
       need("NAME=V1,V2,... (a define and the values to try)");
       variant_level();
@@ -211,7 +228,7 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, when, scratch, tune, require, class, step, args, global, local)");
+      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, when, scratch, tune, require, class, step, args, global, local)");
     }
   }
 
@@ -445,8 +462,20 @@ Env env_for(const Variant& v, const Problem& p) {
   return env;
 }
 
+std::vector<std::string> dtypes_of(const Variant& v) {
+  if (v.dtypes.empty()) return {"f32"};
+  std::vector<std::string> out = v.dtypes;
+  std::stable_partition(out.begin(), out.end(), [](const std::string& d) { return d == "f32"; });
+  return out;
+}
+
+bool takes_dtype(const Variant& v, const Problem& p) {
+  const std::vector<std::string> d = dtypes_of(v);
+  return std::find(d.begin(), d.end(), to_string(dtype_of(p))) != d.end();
+}
+
 bool applies(const Variant& v, const Problem& p) {
-  if (p.op() != v.op) return false;
+  if (p.op() != v.op || !takes_dtype(v, p)) return false;
   if (v.when.empty()) return true;
   return at_plan(v.where, v.id() + " condition '" + v.when.text() + "'", p, [&] { return v.when.eval_int(env_for(v, p)) != 0; });
 }
@@ -530,9 +559,10 @@ std::optional<Problem> steer(const Variant& v, const Problem& p) {
       return false;
     }
   };
-  if (v.when.empty() || holds(v.when, p)) return p;
+  const Problem in_dtype = takes_dtype(v, p) ? p : p.with("dtype", dtypes_of(v).front());
+  if (v.when.empty() || holds(v.when, in_dtype)) return in_dtype;
   const OpSpec& spec = Registry::get().find(p.op());
-  Problem q = p;
+  Problem q = in_dtype;
   // Each pass sets the attributes of the conjuncts that fail; a later conjunct can undo an earlier
   // one (c == g after c % 4 == 0), so a few passes.
   for (int pass = 0; pass < 4 && !holds(v.when, q); ++pass) {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dtype.hpp"
 #include "core/problem.hpp"
 #include "plans/expr.hpp"
 
@@ -84,6 +85,9 @@ struct Variant {
   std::vector<std::pair<std::string, std::vector<std::string>>> tunables;
   std::vector<Expr> requires_;
   std::vector<ShapeClass> classes;
+  // The storage formats its kernels take (`dtypes f32 f16 bf16`; core/dtype.hpp): empty is f32 alone.
+  // The build defines DTYPE_F32, DTYPE_F16 or DTYPE_BF16 for the problem's.
+  std::vector<std::string> dtypes;
 
   // "-DTS=32 -DWPT=4": the build options of the variant's program.
   std::string build_options() const;
@@ -95,6 +99,10 @@ struct Variant {
   // Whether the defines meet every `require` line; the first that fails, in words, when not.
   std::string unmet_requirement() const;
 };
+
+// The storage formats v takes, f32 first where it takes f32; whether it takes p's.
+std::vector<std::string> dtypes_of(const Variant& v);
+bool takes_dtype(const Variant& v, const Problem& p);
 
 // Parses a plan file's text. `path` names it in messages; `file_dir` is where relative `file` names
 // point (empty: they stay relative, to the kernel folder). Every variant must have at least one step.
@@ -108,7 +116,7 @@ std::vector<Variant> read_plan_file(const std::string& path, bool files_relative
 // their index; float attributes as floats), integer defines, and p's tensors for numel() and dim().
 Env env_for(const Variant& v, const Problem& p);
 
-bool applies(const Variant& v, const Problem& p);            // the variant's condition
+bool applies(const Variant& v, const Problem& p);            // the variant's condition and dtypes
 bool step_applies(const Variant& v, const Step& s, const Problem& p);
 std::vector<int64_t> scratch_floats(const Variant& v, const Problem& p);
 

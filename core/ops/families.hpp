@@ -29,6 +29,18 @@ inline AttrSpec enum_attr(const char* name, const char* def, std::vector<std::st
   return AttrSpec{name, AttrKind::Enum, std::string(def), 0, std::move(choices), doc};
 }
 
+// The storage format of every tensor (core/dtype.hpp); left out of the canonical line at f32.
+inline AttrSpec dtype_attr() {
+  AttrSpec a{"dtype", AttrKind::Enum, std::string("f32"), 0, {"f32", "f16", "bf16"}, "storage format of every tensor (f32 accumulation)"};
+  a.omit_default = true;
+  return a;
+}
+
+inline std::vector<AttrSpec> with_dtype(std::vector<AttrSpec> attrs) {
+  attrs.push_back(dtype_attr());
+  return attrs;
+}
+
 // Rough FLOPs per element of one activation (forward), for throughput counters.
 double activation_flops(const std::string& kind);
 

@@ -6,7 +6,7 @@ namespace plumbline {
 namespace {
 
 std::vector<AttrSpec> rows_attrs() {
-  return {int_attr("m", 1, 1, "rows"), int_attr("n", 1, 1, "row length (softmax dim)")};
+  return {int_attr("m", 1, 1, "rows"), int_attr("n", 1, 1, "row length (softmax dim)"), dtype_attr()};
 }
 
 Signature softmax_signature(const Problem& p) {

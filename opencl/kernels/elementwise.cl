@@ -1,34 +1,36 @@
 // Elementwise kernels: activations and their derivatives, add, mul, bias_add and its backward.
 // ABI (docs/kernel-abi.md): inputs, outputs, then every attribute of the operator as int/float.
+// act, act_bwd, add, mul and bias_add take every storage format (storage.h); bias_add_bwd float32.
 
 #include "activation.h"
+#include "storage.h"
 
 // act: one work-item per element.
-__kernel void act_forward(__global const float* x, __global float* y, int n, int act) {
+__kernel void act_forward(__global const real_t* x, __global real_t* y, int n, int act) {
   const int i = get_global_id(0);
-  if (i < n) y[i] = act_value(act, x[i]);
+  if (i < n) ST(y, i, act_value(act, LD(x, i)));
 }
 
 // act_bwd: d_x = d_y * act'(x).
-__kernel void act_backward(__global const float* x, __global const float* d_y, __global float* d_x, int n, int act) {
+__kernel void act_backward(__global const real_t* x, __global const real_t* d_y, __global real_t* d_x, int n, int act) {
   const int i = get_global_id(0);
-  if (i < n) d_x[i] = d_y[i] * act_slope(act, x[i]);
+  if (i < n) ST(d_x, i, LD(d_y, i) * act_slope(act, LD(x, i)));
 }
 
-__kernel void add(__global const float* a, __global const float* b, __global float* y, int n) {
+__kernel void add(__global const real_t* a, __global const real_t* b, __global real_t* y, int n) {
   const int i = get_global_id(0);
-  if (i < n) y[i] = a[i] + b[i];
+  if (i < n) ST(y, i, LD(a, i) + LD(b, i));
 }
 
-__kernel void mul(__global const float* a, __global const float* b, __global float* y, int n) {
+__kernel void mul(__global const real_t* a, __global const real_t* b, __global real_t* y, int n) {
   const int i = get_global_id(0);
-  if (i < n) y[i] = a[i] * b[i];
+  if (i < n) ST(y, i, LD(a, i) * LD(b, i));
 }
 
 // bias_add: one work-item per element of the m x n matrix.
-__kernel void bias_add(__global const float* x, __global const float* bias, __global float* y, int m, int n) {
+__kernel void bias_add(__global const real_t* x, __global const real_t* bias, __global real_t* y, int m, int n) {
   const int i = get_global_id(0);
-  if (i < m * n) y[i] = x[i] + bias[i % n];
+  if (i < m * n) ST(y, i, LD(x, i) + LD(bias, i % n));
 }
 
 // bias_add_bwd, pass 1: d_x = d_y, one work-item per element.

@@ -6,14 +6,15 @@
 #define ROW_WG 128
 #endif
 #include "workgroup.h"
+#include "storage.h"  // every kernel reads its logits in the build's storage format
 
 float max_nan(float a, float b) { return isnan(a) ? a : (isnan(b) ? b : fmax(a, b)); }
 
 // Row statistics into *mx and *sum; every work-item gets them. `part` holds ROW_WG floats.
-void row_max_sum(__global const float* x, int n, __local float* part, float* mx, float* sum) {
+void row_max_sum(__global const real_t* x, int n, __local float* part, float* mx, float* sum) {
   const int lid = get_local_id(0);
   float m = -INFINITY;
-  for (int j = lid; j < n; j += ROW_WG) m = j == lid ? x[j] : max_nan(m, x[j]);
+  for (int j = lid; j < n; j += ROW_WG) m = j == lid ? LD(x, j) : max_nan(m, LD(x, j));
   part[lid] = lid < n ? m : -INFINITY;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int s = ROW_WG / 2; s > 0; s >>= 1) {
@@ -23,50 +24,53 @@ void row_max_sum(__global const float* x, int n, __local float* part, float* mx,
   *mx = part[0];
   barrier(CLK_LOCAL_MEM_FENCE);
   float e = 0.0f;
-  for (int j = lid; j < n; j += ROW_WG) e += exp(x[j] - *mx);
+  for (int j = lid; j < n; j += ROW_WG) e += exp(LD(x, j) - *mx);
   *sum = workgroup_sum(e, part);
 }
 
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
-void softmax_forward(__global const float* x, __global float* y, int m, int n) {
+void softmax_forward(__global const real_t* x, __global real_t* y, int m, int n) {
   __local float part[ROW_WG];
   const long row = get_group_id(0);
   float mx, sum;
   row_max_sum(x + row * n, n, part, &mx, &sum);
-  for (int j = get_local_id(0); j < n; j += ROW_WG) y[row * n + j] = exp(x[row * n + j] - mx) / sum;
+  for (int j = get_local_id(0); j < n; j += ROW_WG) ST(y, row * n + j, exp(LD(x, row * n + j) - mx) / sum);
 }
 
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
-void log_softmax_forward(__global const float* x, __global float* y, int m, int n) {
+void log_softmax_forward(__global const real_t* x, __global real_t* y, int m, int n) {
   __local float part[ROW_WG];
   const long row = get_group_id(0);
   float mx, sum;
   row_max_sum(x + row * n, n, part, &mx, &sum);
   const float lse = log(sum);
-  for (int j = get_local_id(0); j < n; j += ROW_WG) y[row * n + j] = (x[row * n + j] - mx) - lse;
+  for (int j = get_local_id(0); j < n; j += ROW_WG) ST(y, row * n + j, (LD(x, row * n + j) - mx) - lse);
 }
 
 // d_x = y * (d_y - sum(d_y * y)), evaluated as y * d_y - y * dot: with y in [0, 1] neither product
 // overflows, while d_y - dot can (d_y = -FLT_MAX, dot > 0) where the result is finite.
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
-void softmax_backward(__global const float* y, __global const float* d_y, __global float* d_x, int m, int n) {
+void softmax_backward(__global const real_t* y, __global const real_t* d_y, __global real_t* d_x, int m, int n) {
   __local float part[ROW_WG];
   const long base = (long)get_group_id(0) * n;
   float mine = 0.0f;
-  for (int j = get_local_id(0); j < n; j += ROW_WG) mine += d_y[base + j] * y[base + j];
+  for (int j = get_local_id(0); j < n; j += ROW_WG) mine += LD(d_y, base + j) * LD(y, base + j);
   const float dot = workgroup_sum(mine, part);
-  for (int j = get_local_id(0); j < n; j += ROW_WG) d_x[base + j] = y[base + j] * d_y[base + j] - y[base + j] * dot;
+  for (int j = get_local_id(0); j < n; j += ROW_WG) {
+    const float yj = LD(y, base + j);
+    ST(d_x, base + j, yj * LD(d_y, base + j) - yj * dot);
+  }
 }
 
 // d_x = d_y - exp(y) * sum(d_y)
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
-void log_softmax_backward(__global const float* y, __global const float* d_y, __global float* d_x, int m, int n) {
+void log_softmax_backward(__global const real_t* y, __global const real_t* d_y, __global real_t* d_x, int m, int n) {
   __local float part[ROW_WG];
   const long base = (long)get_group_id(0) * n;
   float mine = 0.0f;
-  for (int j = get_local_id(0); j < n; j += ROW_WG) mine += d_y[base + j];
+  for (int j = get_local_id(0); j < n; j += ROW_WG) mine += LD(d_y, base + j);
   const float total = workgroup_sum(mine, part);
-  for (int j = get_local_id(0); j < n; j += ROW_WG) d_x[base + j] = d_y[base + j] - exp(y[base + j]) * total;
+  for (int j = get_local_id(0); j < n; j += ROW_WG) ST(d_x, base + j, LD(d_y, base + j) - exp(LD(y, base + j)) * total);
 }
 
 // Weight of class j in row i: one-hot of target[i] for class indices, target[i, j] for soft labels.
@@ -76,7 +80,7 @@ float target_weight(__global const float* target, int labels, int c, long i, int
 
 // loss = -(1/b) sum_i sum_j t_ij * log_softmax(logits_i)_j: one work-group walks the rows.
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
-void cross_entropy_forward(__global const float* logits, __global const float* target, __global float* loss, int b, int c,
+void cross_entropy_forward(__global const real_t* logits, __global const float* target, __global float* loss, int b, int c,
                            int labels) {
   __local float part[ROW_WG];
   float total = 0.0f;
@@ -87,7 +91,7 @@ void cross_entropy_forward(__global const float* logits, __global const float* t
     float mine = 0.0f;
     for (int j = get_local_id(0); j < c; j += ROW_WG) {
       const float t = target_weight(target, labels, c, i, j);
-      if (t != 0.0f) mine -= t * ((logits[i * c + j] - mx) - lse);  // a zero weight adds nothing, even against -Inf
+      if (t != 0.0f) mine -= t * ((LD(logits, i * c + j) - mx) - lse);  // a zero weight adds nothing, even against -Inf
     }
     total += workgroup_sum(mine, part);
   }
@@ -96,7 +100,7 @@ void cross_entropy_forward(__global const float* logits, __global const float* t
 
 // d_logits_ij = d_loss / b * (softmax_ij * sum_j t_ij - t_ij): one work-group per row.
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
-void cross_entropy_backward(__global const float* logits, __global const float* target, __global const float* d_loss,
+void cross_entropy_backward(__global const real_t* logits, __global const float* target, __global const float* d_loss,
                             __global float* d_logits, int b, int c, int labels) {
   __local float part[ROW_WG];
   const long i = get_group_id(0);
@@ -107,14 +111,14 @@ void cross_entropy_backward(__global const float* logits, __global const float* 
   const float weights = workgroup_sum(mine, part);
   const float scale = d_loss[0] / (float)b;
   for (int j = get_local_id(0); j < c; j += ROW_WG)
-    d_logits[i * c + j] = scale * (exp(logits[i * c + j] - mx) / sum * weights - target_weight(target, labels, c, i, j));
+    d_logits[i * c + j] = scale * (exp(LD(logits, i * c + j) - mx) / sum * weights - target_weight(target, labels, c, i, j));
 }
 
 // cross_entropy's `rows` variant, in two deterministic passes: every row's loss in parallel, one
 // work-group per row (row_loss[i] = -sum_j t_ij log_softmax_ij; with class indices only the target's
 // term), then their sum over the rows by one work-group in a fixed order, divided by b.
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
-void cross_entropy_rows(__global const float* logits, __global const float* target, __global float* row_loss, int b, int c,
+void cross_entropy_rows(__global const real_t* logits, __global const float* target, __global float* row_loss, int b, int c,
                         int labels) {
   __local float part[ROW_WG];
   const long i = get_group_id(0);
@@ -123,11 +127,11 @@ void cross_entropy_rows(__global const float* logits, __global const float* targ
   const float lse = log(sum);
   float mine = 0.0f;
   if (labels == 0) {  // one-hot: the target's term alone (every work-item reaches the sum below: no early return)
-    if (get_local_id(0) == 0) mine = -((logits[i * c + (int)target[i]] - mx) - lse);
+    if (get_local_id(0) == 0) mine = -((LD(logits, i * c + (int)target[i]) - mx) - lse);
   } else {
     for (int j = get_local_id(0); j < c; j += ROW_WG) {
       const float t = target[i * c + j];
-      if (t != 0.0f) mine -= t * ((logits[i * c + j] - mx) - lse);  // a zero weight adds nothing, even against -Inf
+      if (t != 0.0f) mine -= t * ((LD(logits, i * c + j) - mx) - lse);  // a zero weight adds nothing, even against -Inf
     }
   }
   const float total = workgroup_sum(mine, part);

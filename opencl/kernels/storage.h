@@ -1,0 +1,45 @@
+// Storage formats (core/dtype.hpp): a kernel reads and writes its tensors through these, and computes
+// in float. The build defines DTYPE_F32, DTYPE_F16 or DTYPE_BF16 for the problem's format (a variant's
+// `dtypes` line in its plan lists the ones it takes).
+//   real_t         the element type of a tensor's buffer: float, half (f16) or ushort (bf16 words)
+//   LD(p, i)       element i of p as a float
+//   ST(p, i, v)    stores the float v as element i of p, rounded to nearest even
+//   LD4(p)         four consecutive elements from p as a float4 (element alignment is enough)
+//   ST4(p, v)      stores the float4 v at p (element alignment is enough)
+// f16 goes through vload_half/vstore_half_rte, which OpenCL 1.2 has on every device (cl_khr_fp16 is
+// not needed: no arithmetic happens in half). bf16 is the top half of a float: widening is a shift,
+// narrowing rounds to nearest even (NaN kept NaN with its quiet bit set).
+#ifndef STORAGE_H
+#define STORAGE_H
+
+#if defined(DTYPE_F16)
+#define real_t half  // a macro, not a typedef: the driver reports parameter types by their own names
+#define LD(p, i) vload_half((i), (p))
+#define ST(p, i, v) vstore_half_rte((v), (i), (p))
+#define LD4(p) vload_half4(0, (p))
+#define ST4(p, v) vstore_half4_rte((v), 0, (p))
+#elif defined(DTYPE_BF16)
+#define real_t ushort
+inline float bf16_to_float(ushort h) { return as_float((uint)h << 16); }
+inline ushort float_to_bf16(float f) {
+  const uint u = as_uint(f);
+  if (isnan(f)) return (ushort)((u >> 16) | 0x40u);
+  return (ushort)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+inline float4 bf16x4_to_float4(ushort4 h) { return as_float4(convert_uint4(h) << 16); }
+inline ushort4 float4_to_bf16x4(float4 f) {
+  return (ushort4)(float_to_bf16(f.x), float_to_bf16(f.y), float_to_bf16(f.z), float_to_bf16(f.w));
+}
+#define LD(p, i) bf16_to_float((p)[i])
+#define ST(p, i, v) ((p)[i] = float_to_bf16(v))
+#define LD4(p) bf16x4_to_float4(vload4(0, (p)))
+#define ST4(p, v) vstore4(float4_to_bf16x4(v), 0, (p))
+#else
+#define real_t float
+#define LD(p, i) ((p)[i])
+#define ST(p, i, v) ((p)[i] = (v))
+#define LD4(p) vload4(0, (p))
+#define ST4(p, v) vstore4((v), 0, (p))
+#endif
+
+#endif  // STORAGE_H
