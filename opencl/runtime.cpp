@@ -175,7 +175,13 @@ double Runtime::run(const cl::Kernel& kernel, const cl::NDRange& global, const c
       throw KernelFault("OpenCL error " + error_name(e.err()) + " launching " + what + " on " + device_.selector, false);
     fail(e.err(), "launching " + what + " on " + device_.selector);
   }
-  const auto start = std::chrono::steady_clock::now();
+  // The watchdog counts from the moment the kernel runs: PoCL compiles a kernel for its work-group size
+  // at its first launch, before the command runs (20 s for a large GEMM tile in f16), and that is not
+  // the kernel's time. Reaching the device at all gets a limit of its own, kStartLimit.
+  constexpr double kStartLimit = 600;
+  const auto submitted = std::chrono::steady_clock::now();
+  auto start = submitted;
+  bool running = false;
   for (;;) {
     cl_int status = 0;
     try {
@@ -188,7 +194,12 @@ double Runtime::run(const cl::Kernel& kernel, const cl::NDRange& global, const c
       throw KernelFault(what + " faulted on " + device_.selector + " (" + device_.name + "): OpenCL status " + error_name(status) +
                             " (an out-of-bounds access, a misaligned vector access, or too many resources)",
                         false);
-    if (std::chrono::steady_clock::now() - start > std::chrono::duration<double>(watchdog_seconds_))
+    if (!running && status == CL_RUNNING) running = true, start = std::chrono::steady_clock::now();
+    if (!running && std::chrono::steady_clock::now() - submitted > std::chrono::duration<double>(std::max(kStartLimit, watchdog_seconds_)))
+      throw KernelFault("watchdog: " + what + " was not started within " + std::to_string(static_cast<int>(std::max(kStartLimit, watchdog_seconds_))) +
+                            " s on " + device_.selector + " (" + device_.name + ")",
+                        true);
+    if (running && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(watchdog_seconds_))
       throw KernelFault("watchdog: " + what + " did not finish within " + std::to_string(static_cast<int>(watchdog_seconds_)) + " s on " +
                             device_.selector + " (" + device_.name + "): it hangs, or is far slower than the problem's work allows",
                         true);

@@ -73,8 +73,8 @@ std::vector<AttrSpec> gemm_attrs(bool with_trans) {
 
 void add_gemm_ops(std::vector<OpSpec>& ops) {
   ops.push_back({"matmul", "gemm", "Y = op(A) @ op(B), op = optional transpose; optional batch", "",
-                 gemm_attrs(true), matmul_signature});
-  ops.push_back({"gemm_bias_act", "gemm", "Y = act(A @ B + bias[N]); B shared or batched", "", gemm_attrs(false),
+                 with_dtype(gemm_attrs(true)), matmul_signature});
+  ops.push_back({"gemm_bias_act", "gemm", "Y = act(A @ B + bias[N]); B shared or batched", "", with_dtype(gemm_attrs(false)),
                  gemm_bias_act_signature});
   ops.push_back({"gemm_bias_act_bwd", "gemm", "d_a, d_b, d_bias of gemm_bias_act given d_y", "gemm_bias_act",
                  gemm_attrs(false), gemm_bias_act_bwd_signature});

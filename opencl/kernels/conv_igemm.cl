@@ -5,25 +5,27 @@
 // pixels per load, 0 where a tap falls in the padding (an output that comes out NaN is summed again
 // without its padded taps: direct_output). Global size (cdiv(p*q, NWG) * NDIMC,
 // cdiv(k/g, MWG) * MDIMC, n * g).
+#include "storage.h"
+
 struct ConvGeometry {
   int c, h, w, r, s, sh, sw, ph, pw, dh, dw, q;
 };
 #define XGEMM_B_PARAMS , struct ConvGeometry geo
 #define XGEMM_SLAB_B(k0, rb) conv_slab_b(b, geo, n0, k0, n, k, rb)
-void conv_slab_b(__global const float* x, struct ConvGeometry geo, int n0, int k0, int n, int k, float4* r);
+void conv_slab_b(__global const real_t* x, struct ConvGeometry geo, int n0, int k0, int n, int k, float4* r);
 #include "xgemm.h"
 
 // One element of X~: tap e = (c, r, s) of output pixel j = (p, q); 0 outside the image (and past n, k).
-float gather(__global const float* x, struct ConvGeometry g, int e, int j, int n, int k) {
+float gather(__global const real_t* x, struct ConvGeometry g, int e, int j, int n, int k) {
   if (e >= k || j >= n) return 0.0f;
   const int rs = g.r * g.s, ci = e / rs, ri = (e / g.s) % g.r, si = e % g.s;
   const int hi = (j / g.q) * g.sh - g.ph + ri * g.dh, wi = (j % g.q) * g.sw - g.pw + si * g.dw;
   if (hi < 0 || hi >= g.h || wi < 0 || wi >= g.w) return 0.0f;
-  return x[((long)ci * g.h + hi) * g.w + wi];
+  return LD(x, ((long)ci * g.h + hi) * g.w + wi);
 }
 
 // The slab of B at depth k0, laid out as slab_b lays out a [K][N] operand: depth rows of four columns.
-void conv_slab_b(__global const float* x, struct ConvGeometry geo, int n0, int k0, int n, int k, float4* r) {
+void conv_slab_b(__global const real_t* x, struct ConvGeometry geo, int n0, int k0, int n, int k, float4* r) {
   const int lid = get_local_id(1) * NDIMC + get_local_id(0);
   _Pragma("unroll") for (int l = 0; l < B_LOADS; ++l) {
     const int idx = lid + l * WGS;
@@ -36,43 +38,43 @@ void conv_slab_b(__global const float* x, struct ConvGeometry geo, int n0, int k
 // Output (kl, j) of one image and group as the direct sum: padded taps are absent, not zeros times the
 // weight. The GEMM multiplies them as zeros, which turns a padded tap with an Inf or NaN weight into
 // NaN where the convolution is finite: such outputs (NaN from the GEMM, rare) are summed again here.
-float direct_output(__global const float* x, __global const float* wt, struct ConvGeometry g, int kl, int j) {
+float direct_output(__global const real_t* x, __global const real_t* wt, struct ConvGeometry g, int kl, int j) {
   const int crs = g.c * g.r * g.s;
   float acc = 0.0f;
   for (int e = 0; e < crs; ++e) {
     const int rs = g.r * g.s, ci = e / rs, ri = (e / g.s) % g.r, si = e % g.s;
     const int hi = (j / g.q) * g.sh - g.ph + ri * g.dh, wi = (j % g.q) * g.sw - g.pw + si * g.dw;
-    if (hi >= 0 && hi < g.h && wi >= 0 && wi < g.w) acc = fma(x[((long)ci * g.h + hi) * g.w + wi], wt[(long)kl * crs + e], acc);
+    if (hi >= 0 && hi < g.h && wi >= 0 && wi < g.w) acc = fma(LD(x, ((long)ci * g.h + hi) * g.w + wi), LD(wt, (long)kl * crs + e), acc);
   }
   return acc;
 }
 
 // One tile of Y; the local slabs come from the kernel (OpenCL declares __local arrays only there).
-void conv2d_igemm_tile(__global const float* x, __global const float* wt, __global const float* bias, __global float* y, int c, int h,
+void conv2d_igemm_tile(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y, int c, int h,
                        int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q,
                        __local float* As, __local float* Bs, long z) {
   float acc[MWI * NWI];
   const int image = z / g, group = z % g, cg = c / g, kg = k / g, crs = cg * r * s, pq = p * q;
   const struct ConvGeometry geo = {cg, h, w, r, s, sh, sw, ph, pw, dh, dw, q};
-  __global const float* xg = x + ((long)image * c + group * cg) * h * w;
-  __global const float* wg = wt + (long)group * kg * crs;
+  __global const real_t* xg = x + ((long)image * c + group * cg) * h * w;
+  __global const real_t* wg = wt + (long)group * kg * crs;
   xgemm_accumulate(kg, pq, crs, wg, crs, 0, xg, 0, 0, As, Bs, acc, geo);
   y += ((long)image * k + group * kg) * pq;
   const int k0 = group * kg;
 #define EXACT(v, row, col) (isnan(v) ? direct_output(xg, wg, geo, row, col) : (v))
-#define WITH_BIAS(v, row, col) (bias ? EXACT(v, row, col) + bias[k0 + (row)] : EXACT(v, row, col))
+#define WITH_BIAS(v, row, col) (bias ? EXACT(v, row, col) + LD(bias, k0 + (row)) : EXACT(v, row, col))
   STORE_TILE(y, pq, kg, pq, WITH_BIAS)
 }
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-void conv2d_igemm(__global const float* x, __global const float* wt, __global float* y, int c, int h, int w, int k, int r, int s,
+void conv2d_igemm(__global const real_t* x, __global const real_t* wt, __global real_t* y, int c, int h, int w, int k, int r, int s,
                   int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   XGEMM_LOCALS
   conv2d_igemm_tile(x, wt, 0, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, As, Bs, z);
 }
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-void conv2d_igemm_bias(__global const float* x, __global const float* wt, __global const float* bias, __global float* y, int c, int h,
+void conv2d_igemm_bias(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y, int c, int h,
                        int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   XGEMM_LOCALS
   conv2d_igemm_tile(x, wt, bias, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, As, Bs, z);

@@ -4,8 +4,8 @@
 //   real_t         the element type of a tensor's buffer: float, half (f16) or ushort (bf16 words)
 //   LD(p, i)       element i of p as a float
 //   ST(p, i, v)    stores the float v as element i of p, rounded to nearest even
-//   LD4(p)         four consecutive elements from p as a float4 (element alignment is enough)
-//   ST4(p, v)      stores the float4 v at p (element alignment is enough)
+//   LD4(p)         four consecutive elements from p as a float4 (p aligned to four elements)
+//   ST4(p, v)      stores the float4 v at p (p aligned to four elements)
 // f16 goes through vload_half/vstore_half_rte, which OpenCL 1.2 has on every device (cl_khr_fp16 is
 // not needed: no arithmetic happens in half). bf16 is the top half of a float: widening is a shift,
 // narrowing rounds to nearest even (NaN kept NaN with its quiet bit set).
@@ -38,8 +38,8 @@ inline ushort4 float4_to_bf16x4(float4 f) {
 #define real_t float
 #define LD(p, i) ((p)[i])
 #define ST(p, i, v) ((p)[i] = (v))
-#define LD4(p) vload4(0, (p))
-#define ST4(p, v) vstore4((v), 0, (p))
+#define LD4(p) (*(__global const float4*)(p))  // one 16-byte access
+#define ST4(p, v) (*(__global float4*)(p) = (v))
 #endif
 
 #endif  // STORAGE_H

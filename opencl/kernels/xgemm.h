@@ -13,10 +13,14 @@
 //     the four elements lie inside the matrix, else guarded scalar loads; outside the matrix the slabs
 //     hold 0, so edge tiles need no other care (0 * 0 in the padding, never 0 * Inf);
 //   - stores are float4 where aligned and inside, else guarded scalars.
+// Operands and results are real_t (storage.h): f16 and bf16 are widened as they are loaded into the
+// slabs, and the slabs, the accumulators and the epilogue are float; each result is rounded once, as
+// it is stored.
 // Operands: A(i, e) = a[i * lda + e] (ta = 0) or a[e * lda + i] (ta = 1), B(e, j) = b[e * ldb + j]
 // (tb = 0) or b[j * ldb + e] (tb = 1); batch entry z starts at a + z * a_batch (likewise b, c).
 #ifndef XGEMM_H
 #define XGEMM_H
+#include "storage.h"  // operands and results in the build's storage format, accumulation in float
 
 #ifndef MWG
 #define MWG 64
@@ -46,18 +50,18 @@
 
 // Four elements of a tile, as the slab needs them. "Along" loads read four neighbours in memory
 // (x .. x+3 of a row stored contiguously); the caller knows which slab positions they fill.
-float4 load4(__global const float* p, long row, int ld, int col, int rows, int cols) {
+float4 load4(__global const real_t* p, long row, int ld, int col, int rows, int cols) {
   if (row >= rows) return (float4)(0.0f);
-  __global const float* r = p + row * ld;
-  if (col + 3 < cols && (ld & 3) == 0) return *(__global const float4*)(r + col);
-  return (float4)(col < cols ? r[col] : 0.0f, col + 1 < cols ? r[col + 1] : 0.0f, col + 2 < cols ? r[col + 2] : 0.0f,
-                  col + 3 < cols ? r[col + 3] : 0.0f);
+  __global const real_t* r = p + row * ld;
+  if (col + 3 < cols && (ld & 3) == 0) return LD4(r + col);
+  return (float4)(col < cols ? LD(r, col) : 0.0f, col + 1 < cols ? LD(r, col + 1) : 0.0f, col + 2 < cols ? LD(r, col + 2) : 0.0f,
+                  col + 3 < cols ? LD(r, col + 3) : 0.0f);
 }
 
 // The global loads of one slab into registers: op(X)'s tile of XWG rows (x0 ..) by KWG depth (k0 ..).
 // Stored [X][K] (trans = 0 for A, 1 for B: depth contiguous) or [K][X] (depth strided).
 #define SLAB_LOADS(NAME, XWG, LOADS)                                                                        \
-  void NAME(__global const float* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, float4 r[LOADS]) { \
+  void NAME(__global const real_t* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, float4 r[LOADS]) { \
     const int lid = get_local_id(1) * NDIMC + get_local_id(0);                                              \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                                     \
       const int idx = lid + l * WGS;                                                                        \
@@ -101,7 +105,7 @@ SLAB_LOADS(slab_b, NWG, B_LOADS)
 
 // acc[i * NWI + j] += op(A)(row i, :) . op(B)(:, column j) over the whole depth, for this work-item's
 // rows and columns (row_of(i), col_of(j) below). As and Bs hold two slabs each.
-void xgemm_accumulate(int m, int n, int k, __global const float* a, int lda, int ta, __global const float* b, int ldb, int tb,
+void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, int ta, __global const real_t* b, int ldb, int tb,
                       __local float* As, __local float* Bs, float acc[MWI * NWI] XGEMM_B_PARAMS) {
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
@@ -156,13 +160,13 @@ int col_of(int j) { return get_group_id(0) * NWG + (j / 4) * 4 * NDIMC + 4 * get
     if (row >= m) continue;                                                                                 \
     _Pragma("unroll") for (int d = 0; d < NWI / 4; ++d) {                                                   \
       const int col = col_of(4 * d);                                                                        \
-      __global float* out = c + (long)row * ldc + col;                                                      \
+      __global real_t* out = c + (long)row * ldc + col;                                                     \
       const float* v = acc + i * NWI + 4 * d;                                                               \
       if (col + 3 < n && (ldc & 3) == 0) {                                                                  \
-        *(__global float4*)out = (float4)(EPILOGUE(v[0], row, col), EPILOGUE(v[1], row, col + 1),           \
-                                          EPILOGUE(v[2], row, col + 2), EPILOGUE(v[3], row, col + 3));      \
+        ST4(out, (float4)(EPILOGUE(v[0], row, col), EPILOGUE(v[1], row, col + 1),                           \
+                          EPILOGUE(v[2], row, col + 2), EPILOGUE(v[3], row, col + 3)));                     \
       } else {                                                                                              \
-        _Pragma("unroll") for (int e = 0; e < 4; ++e) if (col + e < n) out[e] = EPILOGUE(v[e], row, col + e); \
+        _Pragma("unroll") for (int e = 0; e < 4; ++e) if (col + e < n) ST(out, e, EPILOGUE(v[e], row, col + e)); \
       }                                                                                                     \
     }                                                                                                       \
   }

@@ -5,11 +5,11 @@
 
 // gemm_bias_act: C = act(A @ B + bias[col]).
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-void xgemm_bias_act(int m, int n, int k, __global const float* a, int lda, long a_batch, __global const float* b, int ldb,
-                    long b_batch, __global const float* bias, int act, __global float* c, int ldc, long c_batch) {
+void xgemm_bias_act(int m, int n, int k, __global const real_t* a, int lda, long a_batch, __global const real_t* b, int ldb,
+                    long b_batch, __global const real_t* bias, int act, __global real_t* c, int ldc, long c_batch) {
   XGEMM_LOCALS
   xgemm_accumulate(m, n, k, a + z * a_batch, lda, 0, b + z * b_batch, ldb, 0, As, Bs, acc);
   c += z * c_batch;
-#define BIAS_ACT(v, row, col) act_value(act, (v) + bias[col])
+#define BIAS_ACT(v, row, col) act_value(act, (v) + LD(bias, col))
   STORE_TILE(c, ldc, m, n, BIAS_ACT)
 }
