@@ -1,5 +1,6 @@
 // `plumbline eval OP --problem LINE --inputs a.npy,... --out DIR`: runs one operator on given tensors
 // and writes each output as DIR/<output name>.npy (float64 from the reference backend).
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 
@@ -53,10 +54,18 @@ void add_eval_command(CLI::App& app, Context& ctx) {
     }
     std::vector<TensorD> in;
     for (size_t i = 0; i < opt->inputs.size(); ++i) {
-      in.push_back(read_npy<double>(opt->inputs[i]));
+      in.push_back(read_npy<double>(opt->inputs[i], sig.dtype));
       if (in.back().shape != sig.inputs[i].shape)
         throw Error(opt->inputs[i] + ": input '" + sig.inputs[i].name + "' must have shape " + sig.inputs[i].shape.str() +
                     ", the file holds " + in.back().shape.str());
+      // Every value must be one of the storage format's: rounding it here would evaluate other inputs than the user's.
+      for (int64_t j = 0; j < in.back().numel(); ++j) {
+        const double v = in.back()[j];
+        if (!representable(sig.dtype, static_cast<float>(v)) || (!std::isnan(v) && static_cast<double>(static_cast<float>(v)) != v))
+          throw Error(opt->inputs[i] + ": element " + std::to_string(j) + " of input '" + sig.inputs[i].name + "' (" + std::to_string(v) +
+                      ") is not a " + to_string(sig.dtype) + " value, and " + p.line() + " stores its tensors in " + to_string(sig.dtype) +
+                      ": round the input to " + to_string(sig.dtype) + " first (docs/operators.md, \"Storage formats\")");
+      }
     }
     std::filesystem::create_directories(opt->out);
     auto path_of = [&](size_t i) { return (std::filesystem::path(opt->out) / (sig.outputs[i].name + ".npy")).string(); };
@@ -79,7 +88,9 @@ void add_eval_command(CLI::App& app, Context& ctx) {
     KernelChecker kernels(rt, opt->source);
     const Execution ex = kernels.execute(p, in_f);
     for (size_t i = 0; i < ex.outputs.size(); ++i) {
-      write_npy(path_of(i), ex.outputs[i]);
+      // f16 outputs as float16; bf16 outputs as float32 containers of the bf16 values (NumPy has no bf16).
+      if (sig.dtype == DType::F16) write_npy_f16(path_of(i), ex.outputs[i]);
+      else write_npy(path_of(i), ex.outputs[i]);
       std::cout << path_of(i) << "  " << ex.outputs[i].shape.str() << "  (" << device.selector << ", variant " << kernels.select(p).name << ")\n";
     }
     // The outputs are written all the same: a user may want to look at them.

@@ -44,7 +44,8 @@ def main():
         row = {"problem": line, "op": line.split(":")[0], "device": where, "ours_s": t,
                "ours_checked_at": labels.get(name, "")}
         for key, peer_name in (("clblast_s", f"{line}@{where}+clblast"), ("torch_fp32_s", f"{line}@cuda:0+torch-fp32"),
-                               ("torch_tf32_s", f"{line}@cuda:0+torch-tf32")):
+                               ("torch_tf32_s", f"{line}@cuda:0+torch-tf32"), ("torch_f16_s", f"{line}@cuda:0+torch-f16"),
+                               ("torch_bf16_s", f"{line}@cuda:0+torch-bf16")):
             src = ours if key == "clblast_s" else peer
             if peer_name in src:
                 row[key] = src[peer_name]
@@ -69,13 +70,14 @@ def main():
         json.dump({"kind": "side_by_side", "context": ctx, "rows": rows}, f, indent=1)
     if a.markdown:
         with open(a.markdown, "w") as f:
-            f.write("| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / cuDNN-cuBLAS FP32 | ours / TF32 | ours / CLBlast |\n")
-            f.write("|---|---|---|---|---|---|---|---|\n")
+            f.write("| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / cuDNN-cuBLAS FP32 | ours / TF32 | ours / CLBlast | ours / PyTorch same dtype |\n")
+            f.write("|---|---|---|---|---|---|---|---|---|\n")
             for r in rows:
                 def ratio(k):
                     return f"{r[k]:.2f}" if k in r else "-"
                 f.write(f"| `{r['problem']}` | {r['ours_s'] * 1e3:.3f} | {r.get('gflops', 0):.0f} | {r.get('gbps', 0):.0f} | {r.get('pct_roofline', 0):.1f} | "
-                        f"{ratio('ratio_torch_fp32')} | {ratio('ratio_torch_tf32')} | {ratio('ratio_clblast')} |\n")
+                        f"{ratio('ratio_torch_fp32')} | {ratio('ratio_torch_tf32')} | {ratio('ratio_clblast')} | "
+                        f"{ratio('ratio_torch_f16') if 'ratio_torch_f16' in r else ratio('ratio_torch_bf16')} |\n")
 
 
 if __name__ == "__main__":

@@ -54,7 +54,7 @@ void convert_into(const std::vector<char>& raw, Tensor<T>& out) {
 }
 
 template <class T>
-void write_impl(const std::string& path, const Tensor<T>& t, const char* descr) {
+void write_impl(const std::string& path, const Tensor<T>& t, const char* descr, const char* data = nullptr, size_t bytes = 0) {
   std::string shape = "(";
   for (int i = 0; i < t.shape.rank(); ++i) shape += std::to_string(t.shape[i]) + (t.shape.rank() == 1 ? "," : (i + 1 < t.shape.rank() ? ", " : ""));
   shape += ")";
@@ -70,21 +70,22 @@ void write_impl(const std::string& path, const Tensor<T>& t, const char* descr) 
   const uint16_t len = static_cast<uint16_t>(header.size());
   f.write(reinterpret_cast<const char*>(&len), 2);
   f.write(header.data(), static_cast<std::streamsize>(header.size()));
-  f.write(reinterpret_cast<const char*>(t.data.data()), static_cast<std::streamsize>(t.data.size() * sizeof(T)));
+  if (data) f.write(data, static_cast<std::streamsize>(bytes));
+  else f.write(reinterpret_cast<const char*>(t.data.data()), static_cast<std::streamsize>(t.data.size() * sizeof(T)));
   if (!f) throw Error("error while writing " + path);
 }
 
 }  // namespace
 
 template <class T>
-Tensor<T> read_npy(const std::string& path) {
+Tensor<T> read_npy(const std::string& path, DType words) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw Error("cannot open " + path + ": " + std::strerror(errno));
-  return read_npy<T>(f, path);
+  return read_npy<T>(f, path, words);
 }
 
 template <class T>
-Tensor<T> read_npy(std::istream& f, const std::string& path) {
+Tensor<T> read_npy(std::istream& f, const std::string& path, DType words) {
   char magic[6] = {};
   f.read(magic, 6);
   if (!f || std::memcmp(magic, kMagic, 6) != 0) throw Error(path + ": not a .npy file (bad magic)");
@@ -115,13 +116,15 @@ Tensor<T> read_npy(std::istream& f, const std::string& path) {
   const size_t q1 = descr_rest.find('\''), q2 = descr_rest.find('\'', q1 + 1);
   if (q1 == std::string::npos || q2 == std::string::npos) throw Error(path + ": malformed 'descr' in .npy header");
   const std::string descr = descr_rest.substr(q1 + 1, q2 - q1 - 1);
-  if (descr != "<f4" && descr != "<f8")
-    throw Error(path + ": dtype '" + descr + "' is not supported (only little-endian float32 '<f4' and float64 '<f8')");
+  const bool bf16_words = descr == "<u2" && words == DType::BF16;
+  if (descr != "<f4" && descr != "<f8" && descr != "<f2" && !bf16_words)
+    throw Error(path + ": dtype '" + descr + "' is not supported (little-endian float16 '<f2', float32 '<f4' and float64 '<f8'" +
+                (descr == "<u2" ? std::string("; uint16 '<u2' only as the bf16 words of a dtype=bf16 problem") : std::string("")) + ")");
   const std::string fortran = header_value(header, "fortran_order", path);
   if (fortran.find("True") < fortran.find(',')) throw Error(path + ": Fortran-order arrays are not supported; save with C order");
 
   const Shape shape = parse_shape(header_value(header, "shape", path), path);
-  const size_t item = descr == "<f4" ? 4 : 8;
+  const size_t item = descr == "<f4" ? 4 : descr == "<f8" ? 8 : 2;
   // The data's size against what the file holds before anything is allocated: a header may claim more.
   const auto here = f.tellg();
   f.seekg(0, std::ios::end);
@@ -139,17 +142,30 @@ Tensor<T> read_npy(std::istream& f, const std::string& path) {
     throw Error(path + ": truncated data: shape " + out.shape.str() + " needs " + std::to_string(raw.size()) +
                 " bytes, file holds " + std::to_string(f.gcount()));
   if (f.peek() != std::char_traits<char>::eof()) throw Error(path + ": trailing bytes after the array data");
-  if (item == 4)
+  if (item == 4) {
     convert_into<float>(raw, out);
-  else
+  } else if (item == 8) {
     convert_into<double>(raw, out);
+  } else {
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      uint16_t w;
+      std::memcpy(&w, raw.data() + static_cast<size_t>(i) * 2, 2);
+      out[i] = static_cast<T>(from_bits(bf16_words ? DType::BF16 : DType::F16, w));
+    }
+  }
   return out;
 }
 
-template Tensor<float> read_npy<float>(const std::string&);
-template Tensor<double> read_npy<double>(const std::string&);
-template Tensor<float> read_npy<float>(std::istream&, const std::string&);
-template Tensor<double> read_npy<double>(std::istream&, const std::string&);
+template Tensor<float> read_npy<float>(const std::string&, DType);
+template Tensor<double> read_npy<double>(const std::string&, DType);
+template Tensor<float> read_npy<float>(std::istream&, const std::string&, DType);
+template Tensor<double> read_npy<double>(std::istream&, const std::string&, DType);
+
+void write_npy_f16(const std::string& path, const TensorF& t) {
+  std::vector<uint16_t> words(t.data.size());
+  for (size_t i = 0; i < words.size(); ++i) words[i] = to_bits(DType::F16, t.data[i]);
+  write_impl(path, t, "<f2", reinterpret_cast<const char*>(words.data()), words.size() * 2);
+}
 
 void write_npy(const std::string& path, const TensorF& t) { write_impl(path, t, "<f4"); }
 void write_npy(const std::string& path, const TensorD& t) { write_impl(path, t, "<f8"); }

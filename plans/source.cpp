@@ -60,8 +60,8 @@ Variant flags_variant(const KernelSource& s, const std::string& op) {
                   " steps: give --args for your one kernel, or a --plan file for several");
     args = abi_args(seed);
   }
-  std::vector<std::string> lines(9);
-  const char* flag_of_line[] = {"", "", "", "--kernel-file", "--define", "--entry", "--args", "--global", "--local"};
+  std::vector<std::string> lines(10);
+  const char* flag_of_line[] = {"", "", "", "--kernel-file", "--define", "--dtypes", "--entry", "--args", "--global", "--local"};
   lines[1] = "op " + op;
   lines[2] = "variant user";
   lines[3] = "file " + abs;
@@ -70,10 +70,11 @@ Variant flags_variant(const KernelSource& s, const std::string& op) {
     for (const auto& [n, v] : parse_defines(s.defines)) d += " " + n + "=" + v;
     lines[4] = "define" + d;
   }
-  lines[5] = "step " + s.entries.front();
-  lines[6] = "args " + args;
-  lines[7] = "global " + s.global;
-  if (!s.local.empty()) lines[8] = "local " + s.local;
+  if (!s.dtypes.empty()) lines[5] = "dtypes " + join(s.dtypes, " ");
+  lines[6] = "step " + s.entries.front();
+  lines[7] = "args " + args;
+  lines[8] = "global " + s.global;
+  if (!s.local.empty()) lines[9] = "local " + s.local;
   std::string text;
   for (size_t i = 1; i < lines.size(); ++i) text += lines[i] + "\n";
   try {
@@ -88,7 +89,7 @@ Variant flags_variant(const KernelSource& s, const std::string& op) {
     if (msg.rfind(prefix, 0) == 0) {
       const size_t colon = msg.find(':', prefix.size());
       const int line = std::stoi(msg.substr(prefix.size(), colon - prefix.size()));
-      const std::string flag = line >= 0 && line < 9 ? flag_of_line[line] : "";
+      const std::string flag = line >= 0 && line < 10 ? flag_of_line[line] : "";
       msg = (flag.empty() ? std::string("command line") : flag) + msg.substr(colon);
     }
     throw Error(msg);
@@ -101,6 +102,7 @@ void KernelSource::validate() const {
   if (!plan_file.empty() && !kernel_file.empty()) throw Error("give either --plan FILE or --kernel-file FILE, not both");
   if (!plan_file.empty() && !entries.empty()) throw Error("--entry names a --kernel-file's entries; a --plan file names its own");
   if (kernel_file.empty() && !entries.empty()) throw Error("--entry needs --kernel-file");
+  if (kernel_file.empty() && !dtypes.empty()) throw Error("--dtypes says which storage formats a --kernel-file takes (a plan file says it with 'dtypes' lines)");
   if (!kernel_file.empty() && entries.empty()) throw Error("--kernel-file needs --entry NAME (one per step of the operator's default ABI, or one with --global)");
   if (kernel_file.empty() && (!args.empty() || !global.empty() || !local.empty()))
     throw Error("--args, --global and --local describe your kernel's launch: they need --kernel-file and --entry");
@@ -122,6 +124,7 @@ std::string KernelSource::flags() const {
   add("--global", global);
   add("--local", local);
   add("--define", join(defines));
+  add("--dtypes", join(dtypes));
   add("--variant", variant);
   return f;
 }
@@ -151,6 +154,11 @@ std::vector<Variant> variants_for(const KernelSource& s, const std::string& op) 
     }
     v.name = "user";
     v.file = fs::absolute(s.kernel_file).string();
+    v.dtypes.clear();  // the default ABI is version 1's, float32, unless --dtypes says more
+    if (!s.dtypes.empty()) {  // checked as a plan's dtypes line is
+      Variant with = parse_plan("op " + op + "\nvariant user\ndtypes " + join(s.dtypes, " ") + "\nstep x\nargs 0\nglobal 1\n", "--dtypes").front();
+      v.dtypes = with.dtypes;
+    }
     for (size_t i = 0; i < v.steps.size(); ++i) v.steps[i].entry = s.entries[i];
     // The ABI's sizes name the seed's defines (TILE, ROW_WG): the kernel is built with them too, and
     // with the user's, which may replace them or add more.

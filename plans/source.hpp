@@ -17,6 +17,7 @@ struct KernelSource {
   std::vector<std::string> entries;
   std::string args, global, local;   // as given on the command line
   std::vector<std::string> defines;  // NAME=VALUE
+  std::vector<std::string> dtypes;   // --dtypes: the storage formats a --kernel-file takes (default f32)
   std::string variant;
   // The tuning database that applies to these variants: "" is ours for our plans and none for a
   // user's; a folder applies its entries (a paired baseline from another revision brings its own).

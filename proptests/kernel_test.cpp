@@ -113,6 +113,9 @@ TEST_P(KernelBackward, AgreesWithFiniteDifferences) {
     const CasePlan plan(variants, op, cases, 7, 2e4);
     for (int i = 0; i < cases; ++i) {
       const KernelCase c = plan.at(i);
+      // Finite differences need float32 storage: a step below f16's or bf16's spacing is rounded away
+      // from the inputs. (Those formats' backwards are checked against the reference backward.)
+      if (dtype_of(c.problem.value()) != DType::F32) continue;
       const GradcheckOptions o = kernel_as_backward(*dev.ours, c.variant);
       if (gradcheck(c.problem.value(), 50 + i, o).passed) continue;
       const Problem small = shrink_failure(c.problem, [&](const Problem& q) {

@@ -139,9 +139,9 @@ variant direct   # trailing comment
 
 TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a, b, y\n    global cdiv(n, TS)\n"),
-            "t.plan:5: 'cdiv(n, TS)': unknown name 'TS'; matmul has the attributes batch, k, m, n, ta, tb");
+            "t.plan:5: 'cdiv(n, TS)': unknown name 'TS'; matmul has the attributes batch, dtype, k, m, n, ta, tb");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a, q, y\n    global n\n"),
-            "t.plan:4: argument 'q' is no tensor (a, b, y), attribute (batch, k, m, n, ta, tb), scratch buffer or define of matmul/v");
+            "t.plan:4: argument 'q' is no tensor (a, b, y), attribute (batch, dtype, k, m, n, ta, tb), scratch buffer or define of matmul/v");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a, b, y\n    global numel(z)\n"),
             "t.plan:5: 'numel(z)': matmul has no tensor 'z' (its tensors: a, b, y)");
   EXPECT_EQ(plan_error("op mm\n"), "t.plan:1: unknown operator 'mm'; known operators: " +
@@ -156,7 +156,7 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, when, scratch, tune, require, class, step, args, global, local)");
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, when, scratch, tune, require, class, step, args, global, local)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
@@ -256,10 +256,10 @@ TEST(KernelSource, FlagsMakeAOneStepPlan) {
 TEST(KernelSource, ErrorsNameTheFlag) {
   KernelSource s{.kernel_file = "k.cl", .entries = {"k"}, .args = "a,b,q", .global = "n"};
   EXPECT_EQ(error_of([&] { variants_for(s, "matmul"); }),
-            "--args: argument 'q' is no tensor (a, b, y), attribute (batch, k, m, n, ta, tb), scratch buffer or define of matmul/user");
+            "--args: argument 'q' is no tensor (a, b, y), attribute (batch, dtype, k, m, n, ta, tb), scratch buffer or define of matmul/user");
   s.args = "a,b,y";
   s.global = "n/TS";
-  EXPECT_EQ(error_of([&] { variants_for(s, "matmul"); }), "--global: 'n/TS': unknown name 'TS'; matmul has the attributes batch, k, m, n, ta, tb");
+  EXPECT_EQ(error_of([&] { variants_for(s, "matmul"); }), "--global: 'n/TS': unknown name 'TS'; matmul has the attributes batch, dtype, k, m, n, ta, tb");
   EXPECT_EQ(error_of([] { KernelSource{.entries = {"e"}}.validate(); }), "--entry needs --kernel-file");
   EXPECT_EQ(error_of([] { KernelSource{.kernel_file = "k.cl", .entries = {"e"}, .args = "a"}.validate(); }),
             "--args and --local need --global (the global size)");

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch's cuDNN/cuBLAS on the problems a `plumbline bench` run timed, in FP32 with TF32 off and,
-for convolutions and GEMMs, with TF32 on. Times from CUDA events (the kernels, like our profiling
+for convolutions and GEMMs, with TF32 on; problems with dtype=f16 or bf16 in that dtype (names
+"+torch-f16" / "+torch-bf16"), with reduced-precision reductions off (float32 accumulation, as ours). Times from CUDA events (the kernels, like our profiling
 events), warm-up first, then repetitions of enough calls to last --min-time each. Writes Google
 Benchmark-style JSON: names "<problem line>@cuda:0+torch-fp32" / "+torch-tf32".
 
@@ -58,8 +59,12 @@ def parse(line):
     return op, attrs
 
 
+DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
+DTYPE = torch.float32  # the storage format of the problem being built (its dtype attribute)
+
+
 def randn(*shape):
-    return torch.randn(*shape, device="cuda", dtype=torch.float32)
+    return torch.randn(*shape, device="cuda", dtype=DTYPE)
 
 
 def build(op, a):
@@ -236,9 +241,16 @@ def main():
                        "cudnn": str(torch.backends.cudnn.version()), "device.cuda:0.name": props.name,
                        "repetitions": str(a.repetitions)},
            "benchmarks": []}
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+    global DTYPE
     for line in lines:
         op, attrs = parse(line)
+        dtype = attrs.get("dtype", "f32")
+        DTYPE = DTYPES[dtype]
         modes = ["fp32", "tf32"] if op.startswith("conv2d") or op in ("matmul", "gemm_bias_act", "gemm_bias_act_bwd") else ["fp32"]
+        if dtype != "f32":
+            modes = [dtype]
         for mode in modes:
             torch.backends.cuda.matmul.allow_tf32 = mode == "tf32"
             torch.backends.cudnn.allow_tf32 = mode == "tf32"
