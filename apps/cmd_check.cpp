@@ -174,14 +174,16 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   };
   add("--plan", s.plan_file);
   add("--kernel-file", s.kernel_file);
-  std::string entries, defines;
+  std::string entries, defines, dtypes;
   for (const auto& e : s.entries) entries += (entries.empty() ? "" : ",") + e;
   for (const auto& d : s.defines) defines += (defines.empty() ? "" : ",") + d;
+  for (const auto& d : s.dtypes) dtypes += (dtypes.empty() ? "" : ",") + d;
   add("--entry", entries);
   add("--args", s.args);
   add("--global", s.global);
   add("--local", s.local);
   add("--define", defines);
+  add("--dtypes", dtypes);
   add("--variant", s.variant);
   return a;
 }

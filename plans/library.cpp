@@ -88,7 +88,11 @@ const Library& library() {
   return it->second;
 }
 
-std::string condition_of(const Variant& v) { return v.when.empty() ? "always" : v.when.text(); }
+std::string condition_of(const Variant& v) {
+  std::string dtypes;
+  for (const auto& d : dtypes_of(v)) dtypes += (dtypes.empty() ? "" : " ") + d;
+  return (v.when.empty() ? "always" : v.when.text()) + ", dtypes " + dtypes;
+}
 
 }  // namespace
 

@@ -126,6 +126,57 @@ TEST(Cli, EvalOnOpenCLGivesTheKernelsOutputs) {
   for (int64_t i = 0; i < got.numel(); ++i) EXPECT_EQ(static_cast<double>(got[i]), expected[i]) << i;
 }
 
+#ifdef PLUMBLINE_WITH_OPENCL
+// Reduced precision from the command line: a bf16 problem line is checked in bf16; eval takes float16
+// .npy inputs and writes float16 outputs; a kernel whose parameters are float* cannot be run on f16
+// buffers, and an input that is not an f16 value is refused rather than rounded.
+TEST(CliDtype, CheckEvalAndAUsersKernelInF16AndBf16) {
+  const Outcome c = run("check matmul --problem 'matmul:m=33,k=17,n=65,tb=1,dtype=bf16' --values normal --device pocl:0 --json " +
+                        (temp_dir() / "bf16.json").string());
+  EXPECT_EQ(c.status, 0) << c.output;
+  std::ifstream jf(temp_dir() / "bf16.json");
+  const auto j = nlohmann::json::parse(jf);
+  EXPECT_NE(j.dump().find("dtype=bf16"), std::string::npos);
+
+  const std::string line = "add:n=37,dtype=f16";
+  const Problem p = Problem::parse(line);
+  Rng rng(5);
+  std::string files;
+  std::vector<TensorF> in;
+  for (const auto& decl : signature_of(p).inputs) {
+    in.push_back(make_input(decl, Values::Uniform, rng, DType::F16));
+    const fs::path f = temp_dir() / ("h_" + decl.name + ".npy");
+    write_npy_f16(f.string(), in.back());
+    files += (files.empty() ? "" : ",") + f.string();
+  }
+  const fs::path out = temp_dir() / "out_f16";
+  const Outcome e = run("eval add --problem '" + line + "' --inputs " + files + " --out " + out.string() + " --backend opencl --device pocl:0");
+  ASSERT_EQ(e.status, 0) << e.output;
+  std::ifstream yf(out / "y.npy", std::ios::binary);
+  std::string head(64, '\0');
+  yf.read(head.data(), 64);
+  EXPECT_NE(head.find("'<f2'"), std::string::npos) << head;
+  const TensorF y = read_npy<float>((out / "y.npy").string());
+  for (int64_t i = 0; i < 37; ++i) EXPECT_EQ(y[i], round_to(DType::F16, in[0][i] + in[1][i])) << i;
+
+  TensorF tenth(Shape{37}, 0.1f);  // 0.1 is no f16 value
+  write_npy((temp_dir() / "tenth.npy").string(), tenth);
+  const Outcome bad = run("eval add --problem '" + line + "' --inputs " + (temp_dir() / "tenth.npy").string() + "," +
+                          (temp_dir() / "tenth.npy").string() + " --out " + out.string() + " --backend opencl --device pocl:0");
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("element 0 of input 'a' (0.100000) is not a f16 value"), std::string::npos) << bad.output;
+
+  const fs::path k = temp_dir() / "add_f32.cl";
+  std::ofstream(k) << "__kernel void add_f32(__global const float* a, __global const float* b, __global float* y, int n) {\n"
+                      "  int i = get_global_id(0); if (i < n) y[i] = a[i] + b[i]; }\n";
+  const Outcome f32_ok = run("check add --cases 8 --device pocl:0 --kernel-file " + k.string() + " --entry add_f32");
+  EXPECT_EQ(f32_ok.status, 0) << f32_ok.output;
+  const Outcome wrong_type = run("check add --cases 8 --device pocl:0 --kernel-file " + k.string() + " --entry add_f32 --dtypes f16");
+  EXPECT_EQ(wrong_type.status, 2) << wrong_type.output;
+  EXPECT_NE(wrong_type.output.find("buffer 'a' holds f16 values (half*), the parameter is float*"), std::string::npos) << wrong_type.output;
+}
+#endif
+
 TEST(Cli, CheckFindsAPlantedKernelAndPrintsItsRepro) {
   const Outcome r = run("check max_pool2d_bwd --cases 20 --device pocl:0 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
                         "/mutants/catalogue/max_pool2d_bwd_avg_spread.cl --entry spread");

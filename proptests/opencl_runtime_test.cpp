@@ -132,6 +132,43 @@ TEST_F(OnEveryDevice, GuardsCatchWritesPastEitherEnd) {
   }
 }
 
+// f16 and bf16 buffers hold 16-bit words: their guards, poison and input comparison work on the words.
+TEST_F(OnEveryDevice, SixteenBitBuffersCatchWritesPastTheEndUnwrittenWordsAndChangedInputs) {
+  const char* src = R"CL(
+__kernel void copy16(__global ushort* x, __global ushort* y, int limit, int touch_input) {
+  int i = get_global_id(0);
+  if (i < limit) y[i] = x[i];
+  if (touch_input && i == 0) x[0] ^= 1;
+}
+)CL";
+  for (const auto& d : devices_)
+    for (DType dt : {DType::F16, DType::BF16}) {
+      Runtime rt(d);
+      cl::Kernel k(rt.build(src, "", "copy16.cl").program, "copy16");
+      auto run = [&](int items, int n, int limit, int touch) {
+        GuardedBuffer x = rt.buffer("x", items, dt), y = rt.buffer("y", n, dt);
+        std::vector<float> v(static_cast<size_t>(items));
+        for (int i = 0; i < items; ++i) v[static_cast<size_t>(i)] = round_to(dt, 0.1f * static_cast<float>(i) - 7.0f);
+        x.upload(v);
+        y.poison();
+        set_args(k, x, y, limit, touch);
+        rt.run(k, cl::NDRange(static_cast<size_t>(items)), cl::NullRange, "copy16");
+        std::vector<float> got;
+        std::string p = join(y.inspect(true, &got));
+        if (!x.holds(v)) p += "input changed\n";
+        if (p.empty()) EXPECT_EQ(got, std::vector<float>(v.begin(), v.begin() + n)) << to_string(dt);
+        return p;
+      };
+      EXPECT_EQ(run(100, 100, 100, 0), "") << d.selector << " " << to_string(dt);
+      EXPECT_NE(run(101, 100, 101, 0).find("buffer 'y' of 100 elements: written past its end (1 guard elements changed, the first at index 100)"),
+                std::string::npos);
+      EXPECT_NE(run(100, 100, 99, 0).find("1 of 100 elements left unwritten (still poisoned), the first at index 99"), std::string::npos);
+      EXPECT_NE(run(100, 100, 100, 1).find("input changed"), std::string::npos);
+      GuardedBuffer z = rt.buffer("z", 1, dt);
+      EXPECT_NE(error_of([&] { z.upload({0.1f}); }).find("is not a " + std::string(to_string(dt)) + " value"), std::string::npos);
+    }
+}
+
 TEST_F(OnEveryDevice, SecondBuildIsACacheHit) {
   for (const auto& d : devices_) {
     const std::string source = std::string(kScale) + "// " + std::to_string(std::random_device{}()) + "\n";

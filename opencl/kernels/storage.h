@@ -16,8 +16,8 @@
 #define real_t half  // a macro, not a typedef: the driver reports parameter types by their own names
 #define LD(p, i) vload_half((i), (p))
 #define ST(p, i, v) vstore_half_rte((v), (i), (p))
-#define LD4(p) vload_half4(0, (p))
-#define ST4(p, v) vstore_half4_rte((v), 0, (p))
+#define LD4(p) vloada_half4(0, (p))  // the aligned forms: one 8-byte access
+#define ST4(p, v) vstorea_half4_rte((v), 0, (p))
 #elif defined(DTYPE_BF16)
 #define real_t ushort
 inline float bf16_to_float(ushort h) { return as_float((uint)h << 16); }
@@ -32,8 +32,8 @@ inline ushort4 float4_to_bf16x4(float4 f) {
 }
 #define LD(p, i) bf16_to_float((p)[i])
 #define ST(p, i, v) ((p)[i] = float_to_bf16(v))
-#define LD4(p) bf16x4_to_float4(vload4(0, (p)))
-#define ST4(p, v) vstore4(float4_to_bf16x4(v), 0, (p))
+#define LD4(p) bf16x4_to_float4(*(__global const ushort4*)(p))  // one 8-byte access
+#define ST4(p, v) (*(__global ushort4*)(p) = float4_to_bf16x4(v))
 #else
 #define real_t float
 #define LD(p, i) ((p)[i])
