@@ -50,6 +50,9 @@ def check_doc(failing):
     cases = [{"op": "softmax", "family": "softmax", "problem": "softmax:m=3,n=5", "device": "pocl:0", "values": "normal", "seed": i,
               "passed": True, "verdict": "pass", "message": "", "worst_ratio": 0.01 * (i + 1), "max_error": 1e-7, "seconds": 1e-5}
              for i in range(20)]
+    # softmax in bf16 as well: the report shows its ratio apart from float32's
+    cases.append({"op": "softmax", "family": "softmax", "problem": "softmax:m=3,n=5,dtype=bf16", "device": "pocl:0", "values": "normal",
+                  "seed": 21, "passed": True, "verdict": "pass", "message": "", "worst_ratio": 0.97, "max_error": 1e-3, "seconds": 1e-5})
     failures = []
     if failing:
         cases.append({"op": "max_pool2d_bwd", "family": "pooling", "problem": "max_pool2d_bwd:n=2,c=3,h=9,w=9", "device": "pocl:0",
@@ -136,6 +139,7 @@ class Report(unittest.TestCase):
         dom = self.render(run)
         self.assertIn("PASS: every check passed", dom)
         self.assertIn("No failures.", dom)
+        self.assertIn("21/21 pass, worst ratio f32 0.2, bf16 0.97", dom)  # a ratio per storage format
         self.assertIn("Trend over stored runs", dom)
         self.assertNotIn("trends need two", dom)
         suites = {s.get("name"): s for s in ET.parse(os.path.join(run, "junit.xml")).getroot()}
