@@ -31,7 +31,7 @@ nlohmann::json variants_json(const std::string& op) {
       steps.push_back({{"entry", st.entry}, {"when", st.when.empty() ? "" : st.when.text()}, {"args", args}, {"global", global}, {"local", local}});
     }
     out.push_back({{"name", v.name}, {"when", v.when.empty() ? "" : v.when.text()}, {"file", v.file}, {"plan", v.where.str()},
-                   {"defines", v.build_options()}, {"steps", steps}});
+                   {"defines", v.build_options()}, {"dtypes", plans::dtypes_of(v)}, {"steps", steps}});
   }
   return out;
 }
@@ -41,6 +41,8 @@ void print_variants(const nlohmann::json& vs) {
     std::cout << "    variant " << v["name"].get<std::string>() << "  (" << v["plan"].get<std::string>() << ")  when "
               << (v["when"].get<std::string>().empty() ? std::string("always") : v["when"].get<std::string>());
     if (!v["defines"].get<std::string>().empty()) std::cout << "  " << v["defines"].get<std::string>();
+    std::cout << "  dtypes";
+    for (const auto& d : v["dtypes"]) std::cout << " " << d.get<std::string>();
     std::cout << "\n";
     for (const auto& st : v["steps"]) {
       auto join = [](const nlohmann::json& a) {
@@ -79,6 +81,7 @@ void add_ops_command(CLI::App& app, Context& ctx) {
       std::cout << "\n    out:";
       for (const auto& t : s.outputs) std::cout << " " << t.name << t.shape.str();
       std::cout << "\n";
+      if (p.has("dtype")) std::cout << "    dtype: f32 (default), f16, bf16 (docs/operators.md, \"Storage formats\")\n";
       if (*variants) print_variants(variants_json(spec.name));
     }
     if (*json) std::cout << all.dump(1) << "\n";

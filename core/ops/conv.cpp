@@ -88,9 +88,9 @@ std::vector<AttrSpec> conv_attrs() {
 void add_conv_ops(std::vector<OpSpec>& ops) {
   ops.push_back({"conv2d", "conv", "y = conv2d(x, w) (+ bias): cross-correlation with stride, padding, dilation, groups",
                  "", with_dtype(conv_attrs()), conv2d_signature});
-  ops.push_back({"conv2d_bwd_data", "conv", "d_x of conv2d given w and d_y", "conv2d", conv_attrs(),
+  ops.push_back({"conv2d_bwd_data", "conv", "d_x of conv2d given w and d_y", "conv2d", with_dtype(conv_attrs()),
                  conv2d_bwd_data_signature});
-  ops.push_back({"conv2d_bwd_weight", "conv", "d_w (and d_bias) of conv2d given x and d_y", "conv2d", conv_attrs(),
+  ops.push_back({"conv2d_bwd_weight", "conv", "d_w (and d_bias) of conv2d given x and d_y", "conv2d", with_dtype(conv_attrs()),
                  conv2d_bwd_weight_signature});
 }
 

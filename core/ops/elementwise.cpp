@@ -65,7 +65,7 @@ void add_elementwise_ops(std::vector<OpSpec>& ops) {
   ops.push_back({"add", "elementwise", "y = a + b", "", {int_attr("n", 1, 1, "elements"), dtype_attr()}, binary_signature});
   ops.push_back({"mul", "elementwise", "y = a * b", "", {int_attr("n", 1, 1, "elements"), dtype_attr()}, binary_signature});
   ops.push_back({"bias_add", "elementwise", "y[m,n] = x[m,n] + bias[n]", "", with_dtype(bias_attrs()), bias_add_signature});
-  ops.push_back({"bias_add_bwd", "elementwise", "d_x = d_y; d_bias = column sums of d_y", "bias_add", bias_attrs(),
+  ops.push_back({"bias_add_bwd", "elementwise", "d_x = d_y; d_bias = column sums of d_y", "bias_add", with_dtype(bias_attrs()),
                  bias_add_bwd_signature});
 }
 

@@ -77,7 +77,7 @@ void add_gemm_ops(std::vector<OpSpec>& ops) {
   ops.push_back({"gemm_bias_act", "gemm", "Y = act(A @ B + bias[N]); B shared or batched", "", with_dtype(gemm_attrs(false)),
                  gemm_bias_act_signature});
   ops.push_back({"gemm_bias_act_bwd", "gemm", "d_a, d_b, d_bias of gemm_bias_act given d_y", "gemm_bias_act",
-                 gemm_attrs(false), gemm_bias_act_bwd_signature});
+                 with_dtype(gemm_attrs(false)), gemm_bias_act_bwd_signature});
 }
 
 }  // namespace plumbline

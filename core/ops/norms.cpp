@@ -42,12 +42,12 @@ Signature rms_norm_signature(const Problem& p) { return rows_norm_signature(p, f
 std::vector<AttrSpec> group_norm_attrs() {
   return {int_attr("n", 1, 1, "batch"), int_attr("c", 1, 1, "channels"), int_attr("h", 1, 1, "height"),
           int_attr("w", 1, 1, "width"), int_attr("g", 1, 1, "groups; c % g must be 0"),
-          float_attr("eps", 1e-5, "added to the biased variance under the square root")};
+          float_attr("eps", 1e-5, "added to the biased variance under the square root"), dtype_attr()};
 }
 
 std::vector<AttrSpec> rows_attrs() {
   return {int_attr("m", 1, 1, "rows (normalized independently)"), int_attr("n", 1, 1, "row length (normalized dim)"),
-          float_attr("eps", 1e-5, "added under the square root")};
+          float_attr("eps", 1e-5, "added under the square root"), dtype_attr()};
 }
 
 }  // namespace

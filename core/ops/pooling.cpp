@@ -92,16 +92,16 @@ Signature gap_bwd_signature(const Problem& p) {
 }  // namespace
 
 void add_pooling_ops(std::vector<OpSpec>& ops) {
-  ops.push_back({"max_pool2d", "pooling", "y = max over each window (padding never wins)", "", pool_attrs(false),
+  ops.push_back({"max_pool2d", "pooling", "y = max over each window (padding never wins)", "", with_dtype(pool_attrs(false)),
                  max_pool_signature});
   ops.push_back({"max_pool2d_bwd", "pooling", "d_x: each d_y to the first maximum of its window in scan order",
-                 "max_pool2d", pool_attrs(false), max_pool_bwd_signature});
+                 "max_pool2d", with_dtype(pool_attrs(false)), max_pool_bwd_signature});
   ops.push_back({"avg_pool2d", "pooling", "y = mean over each window (count_include_pad attribute)", "",
-                 pool_attrs(true), avg_pool_signature});
+                 with_dtype(pool_attrs(true)), avg_pool_signature});
   ops.push_back({"avg_pool2d_bwd", "pooling", "d_x: each d_y spread evenly over its window", "avg_pool2d",
-                 pool_attrs(true), avg_pool_bwd_signature});
-  ops.push_back({"global_avg_pool", "pooling", "y[n,c] = mean of x[n,c,:,:]", "", gap_attrs(), gap_signature});
-  ops.push_back({"global_avg_pool_bwd", "pooling", "d_x[n,c,h,w] = d_y[n,c] / (h*w)", "global_avg_pool", gap_attrs(),
+                 with_dtype(pool_attrs(true)), avg_pool_bwd_signature});
+  ops.push_back({"global_avg_pool", "pooling", "y[n,c] = mean of x[n,c,:,:]", "", with_dtype(gap_attrs()), gap_signature});
+  ops.push_back({"global_avg_pool_bwd", "pooling", "d_x[n,c,h,w] = d_y[n,c] / (h*w)", "global_avg_pool", with_dtype(gap_attrs()),
                  gap_bwd_signature});
 }
 

@@ -1,6 +1,8 @@
 // Convolution kernels (NCHW, weights [k, c/g, r, s]). ABI (docs/kernel-abi.md): inputs, outputs, then
 // n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, bias. The output size follows DESIGN.md:
 // p = (h + 2 ph - dh (r - 1) - 1) / sh + 1.
+#include "storage.h"  // tensors in the build's storage format, accumulation in float
+
 #ifndef TILE  // the plan (conv.plan) defines it; this default serves files that include this one
 #define TILE 16
 #endif
@@ -12,40 +14,40 @@ int conv_out(int in, int k, int s, int p, int d) { return (in + 2 * p - d * (k -
 
 // ---- forward: one work-item per output element ----------------------------------------------------
 
-float conv_point(__global const float* x, __global const float* wt, long o, int n, int c, int h, int w, int k, int r,
+float conv_point(__global const real_t* x, __global const real_t* wt, long o, int n, int c, int h, int w, int k, int r,
                  int s, int sh, int sw, int ph, int pw, int dh, int dw, int g) {
   const int p = conv_out(h, r, sh, ph, dh), q = conv_out(w, s, sw, pw, dw);
   const int qi = o % q, pi = (o / q) % p, ki = (o / ((long)p * q)) % k, ni = o / ((long)k * p * q);
   const int cg = c / g, group = ki / (k / g);
   float acc = 0.0f;
   for (int cl = 0; cl < cg; ++cl) {
-    __global const float* plane = x + ((long)ni * c + group * cg + cl) * h * w;
-    __global const float* filt = wt + ((long)ki * cg + cl) * r * s;
+    __global const real_t* plane = x + ((long)ni * c + group * cg + cl) * h * w;
+    __global const real_t* filt = wt + ((long)ki * cg + cl) * r * s;
     for (int a = 0; a < r; ++a) {
       const int hi = pi * sh - ph + a * dh;
       if (hi < 0 || hi >= h) continue;
       for (int b = 0; b < s; ++b) {
         const int wi = qi * sw - pw + b * dw;
-        if (wi >= 0 && wi < w) acc += plane[hi * w + wi] * filt[a * s + b];
+        if (wi >= 0 && wi < w) acc += LD(plane, hi * w + wi) * LD(filt, a * s + b);
       }
     }
   }
   return acc;
 }
 
-__kernel void conv2d_forward(__global const float* x, __global const float* wt, __global float* y, int n, int c, int h,
+__kernel void conv2d_forward(__global const real_t* x, __global const real_t* wt, __global real_t* y, int n, int c, int h,
                              int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int bias) {
   const long o = get_global_id(0);
   if (o < (long)n * k * conv_out(h, r, sh, ph, dh) * conv_out(w, s, sw, pw, dw))
-    y[o] = conv_point(x, wt, o, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g);
+    ST(y, o, conv_point(x, wt, o, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g));
 }
 
-__kernel void conv2d_forward_bias(__global const float* x, __global const float* wt, __global const float* b,
-                                  __global float* y, int n, int c, int h, int w, int k, int r, int s, int sh, int sw,
+__kernel void conv2d_forward_bias(__global const real_t* x, __global const real_t* wt, __global const real_t* b,
+                                  __global real_t* y, int n, int c, int h, int w, int k, int r, int s, int sh, int sw,
                                   int ph, int pw, int dh, int dw, int g, int bias) {
   const int pq = conv_out(h, r, sh, ph, dh) * conv_out(w, s, sw, pw, dw);
   const long o = get_global_id(0);
-  if (o < (long)n * k * pq) y[o] = b[(o / pq) % k] + conv_point(x, wt, o, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g);
+  if (o < (long)n * k * pq) ST(y, o, LD(b, (o / pq) % k) + conv_point(x, wt, o, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g));
 }
 
 // ---- backward data: the seed's "full convolution" of d_y with the flipped kernel --------------------
@@ -54,7 +56,7 @@ __kernel void conv2d_forward_bias(__global const float* x, __global const float*
 // every work-item gathers the d_y positions whose window covers its input position. Stride 1 takes a
 // fast path without the divisibility test. Global size: (ceil(w/16)*16, ceil(h/16)*16, n*c).
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
-void conv2d_backward_data(__global const float* wt, __global const float* d_y, __global float* d_x, int n, int c, int h,
+void conv2d_backward_data(__global const real_t* wt, __global const real_t* d_y, __global real_t* d_x, int n, int c, int h,
                           int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int bias) {
   __local float wl[W_CHUNK];
   const int iw = get_global_id(0), ih = get_global_id(1), nc = get_global_id(2);
@@ -65,11 +67,11 @@ void conv2d_backward_data(__global const float* wt, __global const float* d_y, _
   float acc = 0.0f;
   for (int kl = 0; kl < kg; ++kl) {
     const int ki = group * kg + kl;
-    __global const float* filt = wt + ((long)ki * cg + cl) * taps;
-    __global const float* dyp = d_y + ((long)ni * k + ki) * p * q;
+    __global const real_t* filt = wt + ((long)ki * cg + cl) * taps;
+    __global const real_t* dyp = d_y + ((long)ni * k + ki) * p * q;
     for (int t0 = 0; t0 < taps; t0 += W_CHUNK) {
       const int count = min(W_CHUNK, taps - t0);
-      for (int t = tid; t < count; t += TILE * TILE) wl[t] = filt[t0 + t];
+      for (int t = tid; t < count; t += TILE * TILE) wl[t] = LD(filt, t0 + t);
       barrier(CLK_LOCAL_MEM_FENCE);
       if (inside) {
         for (int t = 0; t < count; ++t) {
@@ -84,13 +86,13 @@ void conv2d_backward_data(__global const float* wt, __global const float* d_y, _
             oh = hoff / sh;
             ow = woff / sw;
           }
-          if (oh >= 0 && oh < p && ow >= 0 && ow < q) acc += dyp[oh * q + ow] * wl[t];
+          if (oh >= 0 && oh < p && ow >= 0 && ow < q) acc += LD(dyp, oh * q + ow) * wl[t];
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
     }
   }
-  if (inside) d_x[(((long)ni * c + ci) * h + ih) * w + iw] = acc;
+  if (inside) ST(d_x, (((long)ni * c + ci) * h + ih) * w + iw, acc);
 }
 
 // ---- backward weight: implicit GEMM per group ------------------------------------------------------
@@ -99,7 +101,7 @@ void conv2d_backward_data(__global const float* wt, __global const float* d_y, _
 // seed 003 describes (M = k, N = c/g*r*s, K = n*p*q) but computing. 16x16 tiles staged in local memory.
 // Global size: (ceil(cg*r*s/16)*16, ceil(kg/16)*16, g).
 // b_ok marks the B cells that are terms of the sum: a padding position is no term (0 * Inf would be NaN).
-void wgrad_tiles(__global const float* x, __global const float* d_y, __global float* d_w, int n, int c, int h, int w,
+void wgrad_tiles(__global const real_t* x, __global const real_t* d_y, __global real_t* d_w, int n, int c, int h, int w,
                  int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, __local float* a_tile,
                  __local float* b_tile, __local uchar* b_ok) {
   const int p = conv_out(h, r, sh, ph, dh), q = conv_out(w, s, sw, pw, dw);
@@ -114,7 +116,7 @@ void wgrad_tiles(__global const float* x, __global const float* d_y, __global fl
     float av = 0.0f;
     if (row < kg && ka < depth) {
       const int ni = ka / ((long)p * q), pq = ka % ((long)p * q);
-      av = d_y[((long)ni * k + group * kg + row) * p * q + pq];
+      av = LD(d_y, ((long)ni * k + group * kg + row) * p * q + pq);
     }
     a_tile[ly * TILE + lx] = av;
     // B tile: rows = (ni, pi, qi), columns = (cl, a, b); zero outside the input (padding).
@@ -126,7 +128,7 @@ void wgrad_tiles(__global const float* x, __global const float* d_y, __global fl
       const int cl = col / (r * s), a = (col / s) % r, b = col % s;
       const int hi = pi * sh - ph + a * dh, wi = qi * sw - pw + b * dw;
       if (hi >= 0 && hi < h && wi >= 0 && wi < w) {
-        bv = x[(((long)ni * c + group * cg + cl) * h + hi) * w + wi];
+        bv = LD(x, (((long)ni * c + group * cg + cl) * h + hi) * w + wi);
         ok = 1;
       }
     }
@@ -137,11 +139,11 @@ void wgrad_tiles(__global const float* x, __global const float* d_y, __global fl
       if (b_ok[e * TILE + lx]) acc += a_tile[ly * TILE + e] * b_tile[e * TILE + lx];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (row < kg && col < cols) d_w[((long)(group * kg + row)) * cols + col] = acc;
+  if (row < kg && col < cols) ST(d_w, ((long)(group * kg + row)) * cols + col, acc);
 }
 
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
-void conv2d_backward_weight(__global const float* x, __global const float* d_y, __global float* d_w, int n, int c,
+void conv2d_backward_weight(__global const real_t* x, __global const real_t* d_y, __global real_t* d_w, int n, int c,
                             int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g,
                             int bias) {
   __local float a_tile[TILE * TILE], b_tile[TILE * TILE];
@@ -151,8 +153,8 @@ void conv2d_backward_weight(__global const float* x, __global const float* d_y, 
 
 // The same with a bias present: one more buffer (d_bias, written by conv2d_backward_bias).
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
-void conv2d_backward_weight_bias(__global const float* x, __global const float* d_y, __global float* d_w,
-                                 __global float* d_bias, int n, int c, int h, int w, int k, int r, int s, int sh,
+void conv2d_backward_weight_bias(__global const real_t* x, __global const real_t* d_y, __global real_t* d_w,
+                                 __global real_t* d_bias, int n, int c, int h, int w, int k, int r, int s, int sh,
                                  int sw, int ph, int pw, int dh, int dw, int g, int bias) {
   __local float a_tile[TILE * TILE], b_tile[TILE * TILE];
   __local uchar b_ok[TILE * TILE];
@@ -160,14 +162,14 @@ void conv2d_backward_weight_bias(__global const float* x, __global const float* 
 }
 
 // d_bias[k] = sum of d_y[:, k, :, :]: one work-item per filter (bias = 1 only).
-__kernel void conv2d_backward_bias(__global const float* x, __global const float* d_y, __global float* d_w,
-                                   __global float* d_bias, int n, int c, int h, int w, int k, int r, int s, int sh,
+__kernel void conv2d_backward_bias(__global const real_t* x, __global const real_t* d_y, __global real_t* d_w,
+                                   __global real_t* d_bias, int n, int c, int h, int w, int k, int r, int s, int sh,
                                    int sw, int ph, int pw, int dh, int dw, int g, int bias) {
   const int ki = get_global_id(0);
   if (ki >= k) return;
   const int pq = conv_out(h, r, sh, ph, dh) * conv_out(w, s, sw, pw, dw);
   float acc = 0.0f;
   for (int ni = 0; ni < n; ++ni)
-    for (int e = 0; e < pq; ++e) acc += d_y[((long)ni * k + ki) * pq + e];
-  d_bias[ki] = acc;
+    for (int e = 0; e < pq; ++e) acc += LD(d_y, ((long)ni * k + ki) * pq + e);
+  ST(d_bias, ki, acc);
 }

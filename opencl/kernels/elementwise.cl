@@ -1,6 +1,6 @@
 // Elementwise kernels: activations and their derivatives, add, mul, bias_add and its backward.
 // ABI (docs/kernel-abi.md): inputs, outputs, then every attribute of the operator as int/float.
-// act, act_bwd, add, mul and bias_add take every storage format (storage.h); bias_add_bwd float32.
+// Every kernel takes every storage format (storage.h); d_bias's partial sums stay float.
 
 #include "activation.h"
 #include "storage.h"
@@ -34,28 +34,28 @@ __kernel void bias_add(__global const real_t* x, __global const real_t* bias, __
 }
 
 // bias_add_bwd, pass 1: d_x = d_y, one work-item per element.
-__kernel void bias_add_backward_data(__global const float* d_y, __global float* d_x, __global float* d_bias, int m, int n) {
+__kernel void bias_add_backward_data(__global const real_t* d_y, __global real_t* d_x, __global real_t* d_bias, int m, int n) {
   const int i = get_global_id(0);
-  if (i < m * n) d_x[i] = d_y[i];
+  if (i < m * n) ST(d_x, i, LD(d_y, i));
 }
 
 // bias_add_bwd, pass 2: d_bias = column sums, one work-item per column (coalesced across columns).
-__kernel void bias_add_backward_bias(__global const float* d_y, __global float* d_x, __global float* d_bias, int m, int n) {
+__kernel void bias_add_backward_bias(__global const real_t* d_y, __global real_t* d_x, __global real_t* d_bias, int m, int n) {
   const int j = get_global_id(0);
   if (j >= n) return;
   float s = 0.0f;
-  for (int i = 0; i < m; ++i) s += d_y[i * n + j];
-  d_bias[j] = s;
+  for (int i = 0; i < m; ++i) s += LD(d_y, i * n + j);
+  ST(d_bias, j, s);
 }
 
 // bias_add_bwd's `split` variant: d_x = d_y four elements per work-item where aligned, then d_bias in
 // two deterministic passes over row chunks (columns.h).
 #include "columns.h"
-__kernel void bias_add_backward_copy(__global const float* d_y, __global float* d_x, int m, int n) {
+__kernel void bias_add_backward_copy(__global const real_t* d_y, __global real_t* d_x, int m, int n) {
   const long q = get_global_id(0), total = (long)m * n;
   if (4 * q + 3 < total) {
-    ((__global float4*)d_x)[q] = ((__global const float4*)d_y)[q];
+    ST4(d_x + 4 * q, LD4(d_y + 4 * q));  // four elements, aligned: q * 4 from a buffer's start
   } else {
-    for (long i = 4 * q; i < total; ++i) d_x[i] = d_y[i];
+    for (long i = 4 * q; i < total; ++i) ST(d_x, i, LD(d_y, i));
   }
 }

@@ -9,18 +9,19 @@
 #define NORM_WG 256
 #endif
 #include "workgroup.h"
+#include "storage.h"  // tensors in the build's storage format; statistics and partial sums in float
 
 // (mean, rstd) of xs[0, len); rms: mean 0 and rstd from the mean square. Terms are scaled by 1/len as
 // they are summed, so that a representable mean or variance does not overflow on the way.
-float2 segment_stats(__global const float* xs, long len, float eps, int rms, __local float* part) {
+float2 segment_stats(__global const real_t* xs, long len, float eps, int rms, __local float* part) {
   const float inv = 1.0f / (float)len;
   float s = 0.0f;
   if (!rms)
-    for (long j = get_local_id(0); j < len; j += NORM_WG) s += xs[j] * inv;
+    for (long j = get_local_id(0); j < len; j += NORM_WG) s += LD(xs, j) * inv;
   const float mean = rms ? 0.0f : workgroup_sum(s, part);
   float v = 0.0f;
   for (long j = get_local_id(0); j < len; j += NORM_WG) {
-    const float d = xs[j] - mean;
+    const float d = LD(xs, j) - mean;
     v += d * (d * inv);
   }
   const float var = workgroup_sum(v, part);
@@ -30,8 +31,8 @@ float2 segment_stats(__global const float* xs, long len, float eps, int rms, __l
 // ---- forward ---------------------------------------------------------------------------------------
 
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void group_norm_forward(__global const float* x, __global const float* gamma, __global const float* beta,
-                        __global float* y, int n, int c, int h, int w, int g, float eps) {
+void group_norm_forward(__global const real_t* x, __global const real_t* gamma, __global const real_t* beta,
+                        __global real_t* y, int n, int c, int h, int w, int g, float eps) {
   __local float part[NORM_WG];
   const int seg = get_group_id(0), cg = c / g, hw = h * w;
   const long len = (long)cg * hw, base = seg * len;  // segment (sample, group) is contiguous in NCHW
@@ -39,32 +40,32 @@ void group_norm_forward(__global const float* x, __global const float* gamma, __
   const int c0 = (seg % g) * cg;
   for (long j = get_local_id(0); j < len; j += NORM_WG) {
     const int ch = c0 + j / hw;
-    y[base + j] = (x[base + j] - st.x) * st.y * gamma[ch] + beta[ch];
+    ST(y, base + j, (LD(x, base + j) - st.x) * st.y * LD(gamma, ch) + LD(beta, ch));
   }
 }
 
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void layer_norm_forward(__global const float* x, __global const float* gamma, __global const float* beta,
-                        __global float* y, int m, int n, float eps) {
+void layer_norm_forward(__global const real_t* x, __global const real_t* gamma, __global const real_t* beta,
+                        __global real_t* y, int m, int n, float eps) {
   __local float part[NORM_WG];
   const long base = (long)get_group_id(0) * n;
   const float2 st = segment_stats(x + base, n, eps, 0, part);
-  for (int j = get_local_id(0); j < n; j += NORM_WG) y[base + j] = (x[base + j] - st.x) * st.y * gamma[j] + beta[j];
+  for (int j = get_local_id(0); j < n; j += NORM_WG) ST(y, base + j, (LD(x, base + j) - st.x) * st.y * LD(gamma, j) + LD(beta, j));
 }
 
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void rms_norm_forward(__global const float* x, __global const float* gamma, __global float* y, int m, int n, float eps) {
+void rms_norm_forward(__global const real_t* x, __global const real_t* gamma, __global real_t* y, int m, int n, float eps) {
   __local float part[NORM_WG];
   const long base = (long)get_group_id(0) * n;
   const float2 st = segment_stats(x + base, n, eps, 1, part);
-  for (int j = get_local_id(0); j < n; j += NORM_WG) y[base + j] = x[base + j] * st.y * gamma[j];
+  for (int j = get_local_id(0); j < n; j += NORM_WG) ST(y, base + j, LD(x, base + j) * st.y * LD(gamma, j));
 }
 
 // ---- backward, step 1: statistics per segment ------------------------------------------------------
 
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void group_norm_stats(__global const float* x, __global const float* gamma, __global const float* d_y,
-                      __global float* d_x, __global float* d_gamma, __global float* d_beta, __global float* stats,
+void group_norm_stats(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                      __global real_t* d_x, __global real_t* d_gamma, __global real_t* d_beta, __global float* stats,
                       int n, int c, int h, int w, int g, float eps) {
   __local float part[NORM_WG];
   const int seg = get_group_id(0);
@@ -74,8 +75,8 @@ void group_norm_stats(__global const float* x, __global const float* gamma, __gl
 }
 
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void layer_norm_stats(__global const float* x, __global const float* gamma, __global const float* d_y,
-                      __global float* d_x, __global float* d_gamma, __global float* d_beta, __global float* stats,
+void layer_norm_stats(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                      __global real_t* d_x, __global real_t* d_gamma, __global real_t* d_beta, __global float* stats,
                       int m, int n, float eps) {
   __local float part[NORM_WG];
   const int row = get_group_id(0);
@@ -84,8 +85,8 @@ void layer_norm_stats(__global const float* x, __global const float* gamma, __gl
 }
 
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void rms_norm_stats(__global const float* x, __global const float* gamma, __global const float* d_y,
-                    __global float* d_x, __global float* d_gamma, __global float* stats, int m, int n, float eps) {
+void rms_norm_stats(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                    __global real_t* d_x, __global real_t* d_gamma, __global float* stats, int m, int n, float eps) {
   __local float part[NORM_WG];
   const int row = get_group_id(0);
   const float2 st = segment_stats(x + (long)row * n, n, eps, 1, part);
@@ -95,27 +96,27 @@ void rms_norm_stats(__global const float* x, __global const float* gamma, __glob
 // ---- backward, step 2: d_x per segment -------------------------------------------------------------
 // With xhat = (x - mean) rstd and gg = d_y gamma: d_x = rstd (gg - mean(gg) - xhat mean(gg xhat)).
 
-void mean_var_backward_data(__global const float* x, __global const float* gamma, __global const float* d_y,
-                            __global float* d_x, float mean, float rstd, long base, long len, int param0, int inner,
+void mean_var_backward_data(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                            __global real_t* d_x, float mean, float rstd, long base, long len, int param0, int inner,
                             __local float* part) {
   const float inv = 1.0f / (float)len;
   float sg = 0.0f, sgx = 0.0f;
   for (long j = get_local_id(0); j < len; j += NORM_WG) {
-    const float gg = d_y[base + j] * gamma[param0 + j / inner];
+    const float gg = LD(d_y, base + j) * LD(gamma, param0 + j / inner);
     sg += gg * inv;
-    sgx += gg * ((x[base + j] - mean) * rstd) * inv;
+    sgx += gg * ((LD(x, base + j) - mean) * rstd) * inv;
   }
   const float mean_g = workgroup_sum(sg, part), mean_gx = workgroup_sum(sgx, part);
   for (long j = get_local_id(0); j < len; j += NORM_WG) {
-    const float gg = d_y[base + j] * gamma[param0 + j / inner];
-    const float xhat = (x[base + j] - mean) * rstd;
-    d_x[base + j] = rstd * (gg - mean_g - xhat * mean_gx);
+    const float gg = LD(d_y, base + j) * LD(gamma, param0 + j / inner);
+    const float xhat = (LD(x, base + j) - mean) * rstd;
+    ST(d_x, base + j, rstd * (gg - mean_g - xhat * mean_gx));
   }
 }
 
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void group_norm_backward_data(__global const float* x, __global const float* gamma, __global const float* d_y,
-                              __global float* d_x, __global float* d_gamma, __global float* d_beta,
+void group_norm_backward_data(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                              __global real_t* d_x, __global real_t* d_gamma, __global real_t* d_beta,
                               __global float* stats, int n, int c, int h, int w, int g, float eps) {
   __local float part[NORM_WG];
   const int seg = get_group_id(0), cg = c / g;
@@ -124,8 +125,8 @@ void group_norm_backward_data(__global const float* x, __global const float* gam
 }
 
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void layer_norm_backward_data(__global const float* x, __global const float* gamma, __global const float* d_y,
-                              __global float* d_x, __global float* d_gamma, __global float* d_beta,
+void layer_norm_backward_data(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                              __global real_t* d_x, __global real_t* d_gamma, __global real_t* d_beta,
                               __global float* stats, int m, int n, float eps) {
   __local float part[NORM_WG];
   const int row = get_group_id(0);
@@ -134,24 +135,24 @@ void layer_norm_backward_data(__global const float* x, __global const float* gam
 
 // rms: d_x_j = r gamma_j d_y_j - x_j r^3 / n * sum_i d_y_i gamma_i x_i
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void rms_norm_backward_data(__global const float* x, __global const float* gamma, __global const float* d_y,
-                            __global float* d_x, __global float* d_gamma, __global float* stats, int m, int n, float eps) {
+void rms_norm_backward_data(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                            __global real_t* d_x, __global real_t* d_gamma, __global float* stats, int m, int n, float eps) {
   __local float part[NORM_WG];
   const int row = get_group_id(0);
   const long base = (long)row * n;
   const float r = stats[2 * row + 1], inv = 1.0f / (float)n;
   float s = 0.0f;
-  for (int j = get_local_id(0); j < n; j += NORM_WG) s += d_y[base + j] * gamma[j] * (x[base + j] * inv);
+  for (int j = get_local_id(0); j < n; j += NORM_WG) s += LD(d_y, base + j) * LD(gamma, j) * (LD(x, base + j) * inv);
   const float dot_n = workgroup_sum(s, part);  // sum / n
   for (int j = get_local_id(0); j < n; j += NORM_WG)
-    d_x[base + j] = (d_y[base + j] * gamma[j]) * r - x[base + j] * (r * r * r) * dot_n;  // d_y gamma first: r gamma can
+    ST(d_x, base + j, (LD(d_y, base + j) * LD(gamma, j)) * r - LD(x, base + j) * (r * r * r) * dot_n);  // d_y gamma first: r gamma can
                                                                                            // overflow where d_y = 0
 }
 
 // ---- backward, step 3: parameter gradients, one work-item per channel or column ---------------------
 
-__kernel void group_norm_backward_params(__global const float* x, __global const float* gamma, __global const float* d_y,
-                                         __global float* d_x, __global float* d_gamma, __global float* d_beta,
+__kernel void group_norm_backward_params(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                                         __global real_t* d_x, __global real_t* d_gamma, __global real_t* d_beta,
                                          __global float* stats, int n, int c, int h, int w, int g, float eps) {
   const int ch = get_global_id(0);
   if (ch >= c) return;
@@ -162,37 +163,37 @@ __kernel void group_norm_backward_params(__global const float* x, __global const
     const float mean = stats[2 * seg], rstd = stats[2 * seg + 1];
     for (int k = 0; k < hw; ++k) {
       const long e = ((long)s * c + ch) * hw + k;
-      dg += d_y[e] * ((x[e] - mean) * rstd);
-      db += d_y[e];
+      dg += LD(d_y, e) * ((LD(x, e) - mean) * rstd);
+      db += LD(d_y, e);
     }
   }
-  d_gamma[ch] = dg;
-  d_beta[ch] = db;
+  ST(d_gamma, ch, dg);
+  ST(d_beta, ch, db);
 }
 
-__kernel void layer_norm_backward_params(__global const float* x, __global const float* gamma, __global const float* d_y,
-                                         __global float* d_x, __global float* d_gamma, __global float* d_beta,
+__kernel void layer_norm_backward_params(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                                         __global real_t* d_x, __global real_t* d_gamma, __global real_t* d_beta,
                                          __global float* stats, int m, int n, float eps) {
   const int j = get_global_id(0);
   if (j >= n) return;
   float dg = 0.0f, db = 0.0f;
   for (int i = 0; i < m; ++i) {
     const long e = (long)i * n + j;
-    dg += d_y[e] * ((x[e] - stats[2 * i]) * stats[2 * i + 1]);
-    db += d_y[e];
+    dg += LD(d_y, e) * ((LD(x, e) - stats[2 * i]) * stats[2 * i + 1]);
+    db += LD(d_y, e);
   }
-  d_gamma[j] = dg;
-  d_beta[j] = db;
+  ST(d_gamma, j, dg);
+  ST(d_beta, j, db);
 }
 
-__kernel void rms_norm_backward_params(__global const float* x, __global const float* gamma, __global const float* d_y,
-                                       __global float* d_x, __global float* d_gamma, __global float* stats, int m, int n,
+__kernel void rms_norm_backward_params(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                                       __global real_t* d_x, __global real_t* d_gamma, __global float* stats, int m, int n,
                                        float eps) {
   const int j = get_global_id(0);
   if (j >= n) return;
   float dg = 0.0f;
-  for (int i = 0; i < m; ++i) dg += d_y[(long)i * n + j] * (x[(long)i * n + j] * stats[2 * i + 1]);
-  d_gamma[j] = dg;
+  for (int i = 0; i < m; ++i) dg += LD(d_y, (long)i * n + j) * (LD(x, (long)i * n + j) * stats[2 * i + 1]);
+  ST(d_gamma, j, dg);
 }
 
 // ---- backward, step 3 of the `split` variants: parameter gradients in two deterministic passes -------
@@ -203,7 +204,7 @@ __kernel void rms_norm_backward_params(__global const float* x, __global const f
 #define PCHUNK 64
 #endif
 
-__kernel void row_norm_param_partials(__global const float* x, __global const float* d_y, __global const float* stats,
+__kernel void row_norm_param_partials(__global const real_t* x, __global const real_t* d_y, __global const float* stats,
                                       __global float* partial, int m, int n) {
   const int j = get_global_id(0), chunk = get_global_id(1);
   if (j >= n) return;
@@ -211,15 +212,15 @@ __kernel void row_norm_param_partials(__global const float* x, __global const fl
   float dg = 0.0f, db = 0.0f;
   for (int i = r0; i < r1; ++i) {
     const long e = (long)i * n + j;
-    dg += d_y[e] * ((x[e] - stats[2 * i]) * stats[2 * i + 1]);  // rms_norm's stats hold mean 0
-    db += d_y[e];
+    dg += LD(d_y, e) * ((LD(x, e) - stats[2 * i]) * stats[2 * i + 1]);  // rms_norm's stats hold mean 0
+    db += LD(d_y, e);
   }
   partial[2 * ((long)chunk * n + j)] = dg;
   partial[2 * ((long)chunk * n + j) + 1] = db;
 }
 
 // d_gamma (and d_beta, when `has_beta`) from `blocks` partials per parameter, laid out [block][p][2].
-__kernel void param_finish(__global const float* partial, int blocks, int params, __global float* d_gamma, __global float* d_beta,
+__kernel void param_finish(__global const float* partial, int blocks, int params, __global real_t* d_gamma, __global real_t* d_beta,
                            int has_beta) {
   const int p = get_global_id(0);
   if (p >= params) return;
@@ -228,21 +229,21 @@ __kernel void param_finish(__global const float* partial, int blocks, int params
     dg += partial[2 * ((long)b * params + p)];
     db += partial[2 * ((long)b * params + p) + 1];
   }
-  d_gamma[p] = dg;
-  if (has_beta) d_beta[p] = db;
+  ST(d_gamma, p, dg);
+  if (has_beta) ST(d_beta, p, db);
 }
 
-__kernel void rms_param_finish(__global const float* partial, int blocks, int params, __global float* d_gamma) {
+__kernel void rms_param_finish(__global const float* partial, int blocks, int params, __global real_t* d_gamma) {
   const int p = get_global_id(0);
   if (p >= params) return;
   float dg = 0.0f;
   for (int b = 0; b < blocks; ++b) dg += partial[2 * ((long)b * params + p)];
-  d_gamma[p] = dg;
+  ST(d_gamma, p, dg);
 }
 
 // group_norm: one work-group per (sample s, channel ch) plane of h * w contiguous values.
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void group_norm_param_partials(__global const float* x, __global const float* d_y, __global const float* stats,
+void group_norm_param_partials(__global const real_t* x, __global const real_t* d_y, __global const float* stats,
                                __global float* partial, int n, int c, int h, int w, int g) {
   __local float part[NORM_WG];
   const int plane = get_group_id(0), s = plane / c, ch = plane % c, seg = s * g + ch / (c / g);
@@ -250,8 +251,8 @@ void group_norm_param_partials(__global const float* x, __global const float* d_
   const long hw = (long)h * w, base = (long)plane * hw;
   float dg = 0.0f, db = 0.0f;
   for (long k = get_local_id(0); k < hw; k += NORM_WG) {
-    dg += d_y[base + k] * ((x[base + k] - mean) * rstd);
-    db += d_y[base + k];
+    dg += LD(d_y, base + k) * ((LD(x, base + k) - mean) * rstd);
+    db += LD(d_y, base + k);
   }
   const float tg = workgroup_sum(dg, part), tb = workgroup_sum(db, part);
   if (get_local_id(0) == 0) partial[2 * (long)plane] = tg, partial[2 * (long)plane + 1] = tb;

@@ -1,4 +1,5 @@
 #include "workgroup.h"
+#include "storage.h"  // tensors in the build's storage format (the argmax scratch stays float)
 
 // Pooling kernels (NCHW). ABI (docs/kernel-abi.md): inputs, outputs, then every attribute:
 // n, c, h, w, kh, kw, sh, sw, ph, pw (and cip for avg_pool2d). Window (i, j) of a plane covers rows
@@ -8,7 +9,7 @@ int pool_out(int in, int k, int s, int p) { return (in + 2 * p - k) / s + 1; }
 
 // Index within the plane of the first maximum of window (i, j), scanning row by row; NaN counts as
 // the largest value (it propagates). Padding never wins.
-int window_argmax(__global const float* plane, int h, int w, int kh, int kw, int sh, int sw, int ph, int pw, int i, int j) {
+int window_argmax(__global const real_t* plane, int h, int w, int kh, int kw, int sh, int sw, int ph, int pw, int i, int j) {
   int best = -1;
   float best_v = 0.0f;
   for (int a = 0; a < kh; ++a) {
@@ -17,7 +18,7 @@ int window_argmax(__global const float* plane, int h, int w, int kh, int kw, int
     for (int b = 0; b < kw; ++b) {
       const int c = j * sw - pw + b;
       if (c < 0 || c >= w) continue;
-      const float v = plane[r * w + c];
+      const float v = LD(plane, r * w + c);
       if (best < 0 || (!isnan(best_v) && (v > best_v || isnan(v)))) {
         best = r * w + c;
         best_v = v;
@@ -36,15 +37,15 @@ int window_count(int h, int w, int kh, int kw, int sh, int sw, int ph, int pw, i
 }
 
 // One work-item per output element.
-__kernel void max_pool_forward(__global const float* x, __global float* y, int n, int c, int h, int w, int kh, int kw,
+__kernel void max_pool_forward(__global const real_t* x, __global real_t* y, int n, int c, int h, int w, int kh, int kw,
                                int sh, int sw, int ph, int pw) {
   const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
   const long o = get_global_id(0);
   if (o >= (long)n * c * oh * ow) return;
   const long plane = o / (oh * ow);
   const int i = (o / ow) % oh, j = o % ow;
-  __global const float* xp = x + plane * h * w;
-  y[o] = xp[window_argmax(xp, h, w, kh, kw, sh, sw, ph, pw, i, j)];
+  __global const real_t* xp = x + plane * h * w;
+  ST(y, o, LD(xp, window_argmax(xp, h, w, kh, kw, sh, sw, ph, pw, i, j)));
 }
 
 // The windows of one axis that hold input position r: i from ceil((r + p - k + 1) / s) to
@@ -57,22 +58,22 @@ int last_window(int r, int s, int p, int out) { return min((r + p) / s, out - 1)
 
 // One work-item per input element: gathers d_y from every window whose first maximum it is, in window
 // order (no atomics, deterministic).
-__kernel void max_pool_backward(__global const float* x, __global const float* d_y, __global float* d_x, int n, int c,
+__kernel void max_pool_backward(__global const real_t* x, __global const real_t* d_y, __global real_t* d_x, int n, int c,
                                 int h, int w, int kh, int kw, int sh, int sw, int ph, int pw) {
   const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
   const long e = get_global_id(0);
   if (e >= (long)n * c * h * w) return;
   const long plane = e / (h * w);
   const int r = (e / w) % h, col = e % w, cell = r * w + col;
-  __global const float* xp = x + plane * h * w;
+  __global const real_t* xp = x + plane * h * w;
   float g = 0.0f;
   for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
     for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
-      if (window_argmax(xp, h, w, kh, kw, sh, sw, ph, pw, i, j) == cell) g += d_y[(plane * oh + i) * ow + j];
-  d_x[e] = g;
+      if (window_argmax(xp, h, w, kh, kw, sh, sw, ph, pw, i, j) == cell) g += LD(d_y, (plane * oh + i) * ow + j);
+  ST(d_x, e, g);
 }
 
-__kernel void avg_pool_forward(__global const float* x, __global float* y, int n, int c, int h, int w, int kh, int kw,
+__kernel void avg_pool_forward(__global const real_t* x, __global real_t* y, int n, int c, int h, int w, int kh, int kw,
                                int sh, int sw, int ph, int pw, int cip) {
   const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
   const long o = get_global_id(0);
@@ -87,14 +88,14 @@ __kernel void avg_pool_forward(__global const float* x, __global float* y, int n
     if (r < 0 || r >= h) continue;
     for (int b = 0; b < kw; ++b) {
       const int col = j * sw - pw + b;
-      if (col >= 0 && col < w) s += x[plane * h * w + r * w + col] * scale;
+      if (col >= 0 && col < w) s += LD(x, plane * h * w + r * w + col) * scale;
     }
   }
-  y[o] = s;
+  ST(y, o, s);
 }
 
 // One work-item per input element: the share of every window that holds it.
-__kernel void avg_pool_backward(__global const float* d_y, __global float* d_x, int n, int c, int h, int w, int kh,
+__kernel void avg_pool_backward(__global const real_t* d_y, __global real_t* d_x, int n, int c, int h, int w, int kh,
                                 int kw, int sh, int sw, int ph, int pw, int cip) {
   const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
   const long e = get_global_id(0);
@@ -104,8 +105,8 @@ __kernel void avg_pool_backward(__global const float* d_y, __global float* d_x, 
   float g = 0.0f;
   for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
     for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
-      g += d_y[(plane * oh + i) * ow + j] / (float)window_count(h, w, kh, kw, sh, sw, ph, pw, cip, i, j);
-  d_x[e] = g;
+      g += LD(d_y, (plane * oh + i) * ow + j) / (float)window_count(h, w, kh, kw, sh, sw, ph, pw, cip, i, j);
+  ST(d_x, e, g);
 }
 
 // One 64-wide work-group per (n, c) plane; sums x / (h*w) so that a finite mean never overflows.
@@ -113,21 +114,21 @@ __kernel void avg_pool_backward(__global const float* d_y, __global float* d_x, 
 #define GAP_WG 64
 #endif
 __kernel __attribute__((reqd_work_group_size(GAP_WG, 1, 1)))
-void global_avg_pool_forward(__global const float* x, __global float* y, int n, int c, int h, int w) {
+void global_avg_pool_forward(__global const real_t* x, __global real_t* y, int n, int c, int h, int w) {
   __local float part[GAP_WG];
   const int lid = get_local_id(0);
   const long plane = get_group_id(0);
   const int hw = h * w;
   const float scale = 1.0f / (float)hw;
   float s = 0.0f;
-  for (int k = lid; k < hw; k += GAP_WG) s += x[plane * hw + k] * scale;
+  for (int k = lid; k < hw; k += GAP_WG) s += LD(x, plane * hw + k) * scale;
   const float total = workgroup_sum(s, part);
-  if (lid == 0) y[plane] = total;
+  if (lid == 0) ST(y, plane, total);
 }
 
-__kernel void global_avg_pool_backward(__global const float* d_y, __global float* d_x, int n, int c, int h, int w) {
+__kernel void global_avg_pool_backward(__global const real_t* d_y, __global real_t* d_x, int n, int c, int h, int w) {
   const long e = get_global_id(0);
-  if (e < (long)n * c * h * w) d_x[e] = d_y[e / (h * w)] / (float)(h * w);
+  if (e < (long)n * c * h * w) ST(d_x, e, LD(d_y, e / (h * w)) / (float)(h * w));
 }
 
 // global_avg_pool's `planes` variant, for small planes (h * w <= 64, ResNet's 7x7 head): a work-group of
@@ -137,18 +138,18 @@ __kernel void global_avg_pool_backward(__global const float* d_y, __global float
 #define GAP_PLANES 128
 #endif
 __kernel __attribute__((reqd_work_group_size(GAP_PLANES, 1, 1)))
-void global_avg_pool_planes(__global const float* x, __global float* y, int n, int c, int h, int w) {
+void global_avg_pool_planes(__global const real_t* x, __global real_t* y, int n, int c, int h, int w) {
   __local float tile[GAP_PLANES * 64];
   const int lid = get_local_id(0), hw = h * w;
   const long first = (long)get_group_id(0) * GAP_PLANES, planes = (long)n * c;
   const int count = (int)min((long)GAP_PLANES, planes - first);
   const float scale = 1.0f / (float)hw;
-  for (int k = lid; k < count * hw; k += GAP_PLANES) tile[k] = x[first * hw + k] * scale;
+  for (int k = lid; k < count * hw; k += GAP_PLANES) tile[k] = LD(x, first * hw + k) * scale;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid < count) {
     float s = 0.0f;
     for (int j = 0; j < hw; ++j) s += tile[lid * hw + j];
-    y[first + lid] = s;
+    ST(y, first + lid, s);
   }
 }
 
@@ -156,7 +157,7 @@ void global_avg_pool_planes(__global const float* x, __global float* y, int n, i
 // plane, stored as an int's bits in the float scratch), then one work-item per input element gathers
 // d_y from the windows whose maximum it is, in window order (no atomics, deterministic). The seed finds
 // every covering window's maximum again for every input element.
-__kernel void max_pool_argmax(__global const float* x, __global float* arg, int n, int c, int h, int w, int kh, int kw, int sh,
+__kernel void max_pool_argmax(__global const real_t* x, __global float* arg, int n, int c, int h, int w, int kh, int kw, int sh,
                               int sw, int ph, int pw) {
   const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
   const long o = get_global_id(0);
@@ -166,7 +167,7 @@ __kernel void max_pool_argmax(__global const float* x, __global float* arg, int 
   arg[o] = as_float(window_argmax(x + plane * h * w, h, w, kh, kw, sh, sw, ph, pw, i, j));
 }
 
-__kernel void max_pool_gather(__global const float* arg, __global const float* d_y, __global float* d_x, int n, int c, int h,
+__kernel void max_pool_gather(__global const float* arg, __global const real_t* d_y, __global real_t* d_x, int n, int c, int h,
                               int w, int kh, int kw, int sh, int sw, int ph, int pw) {
   const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
   const long e = get_global_id(0);
@@ -177,7 +178,7 @@ __kernel void max_pool_gather(__global const float* arg, __global const float* d
   for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
     for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j) {
       const long o = (plane * oh + i) * ow + j;
-      if (as_int(arg[o]) == cell) g += d_y[o];
+      if (as_int(arg[o]) == cell) g += LD(d_y, o);
     }
-  d_x[e] = g;
+  ST(d_x, e, g);
 }
