@@ -5,6 +5,9 @@
 #include "columns.h"
 
 // gemm_bias_act_bwd's first pass: the pre-activation recomputed, G = d_y * act'(A @ B + bias[col]).
+// G is float32 scratch, so this entry exists in float32 builds only (the `linear` variant, which needs
+// no G, takes f16 and bf16; gemm.plan).
+#if !defined(DTYPE_F16) && !defined(DTYPE_BF16)
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
 void xgemm_grad_pre(int m, int n, int k, __global const float* a, int lda, long a_batch, __global const float* b, int ldb,
                     long b_batch, __global const float* bias, int act, __global const float* d_y, __global float* g, int ldc,
@@ -16,3 +19,4 @@ void xgemm_grad_pre(int m, int n, int k, __global const float* a, int lda, long 
 #define GRAD_PRE(v, row, col) (d_y[(long)(row) * ldc + (col)] * act_slope(act, (v) + bias[col]))
   STORE_TILE(g, ldc, m, n, GRAD_PRE)
 }
+#endif
