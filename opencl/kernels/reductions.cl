@@ -4,30 +4,31 @@
 #define REDUCE_WG 256
 #endif
 #include "workgroup.h"
+#include "storage.h"  // x and y in the build's storage format; partial sums in float
 
 // One work-group per row (over = row) or one for everything (over = all): each work-item sums a
 // strided slice, then a tree reduction in local memory. NaN and Inf propagate through the sums.
 // The mean sums x / len, not x: a sum beyond float's range must not turn a finite mean into Inf.
-void reduce_rows(__global const float* x, __global float* y, int m, int n, int over, int mean,
+void reduce_rows(__global const real_t* x, __global real_t* y, int m, int n, int over, int mean,
                  __local float* part) {
   const int lid = get_local_id(0), row = get_group_id(0);
   const long len = over == 0 ? (long)m * n : n;
   const long base = over == 0 ? 0 : (long)row * n;
   const float scale = mean ? 1.0f / (float)len : 1.0f;
   float s = 0.0f;
-  for (long j = lid; j < len; j += REDUCE_WG) s += mean ? x[base + j] * scale : x[base + j];
+  for (long j = lid; j < len; j += REDUCE_WG) s += mean ? LD(x, base + j) * scale : LD(x, base + j);
   const float total = workgroup_sum(s, part);
-  if (lid == 0) y[row] = total;
+  if (lid == 0) ST(y, row, total);
 }
 
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
-void reduce_sum(__global const float* x, __global float* y, int m, int n, int over) {
+void reduce_sum(__global const real_t* x, __global real_t* y, int m, int n, int over) {
   __local float part[REDUCE_WG];
   reduce_rows(x, y, m, n, over, 0, part);
 }
 
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
-void reduce_mean(__global const float* x, __global float* y, int m, int n, int over) {
+void reduce_mean(__global const real_t* x, __global real_t* y, int m, int n, int over) {
   __local float part[REDUCE_WG];
   reduce_rows(x, y, m, n, over, 1, part);
 }
@@ -38,14 +39,14 @@ void reduce_mean(__global const float* x, __global float* y, int m, int n, int o
 #define TILE 16
 #endif
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1)))
-void transpose(__global const float* x, __global float* y, int m, int n) {
+void transpose(__global const real_t* x, __global real_t* y, int m, int n) {
   __local float tile[TILE][TILE + 1];
   const int lx = get_local_id(0), ly = get_local_id(1);
   const int col = get_group_id(0) * TILE + lx, row = get_group_id(1) * TILE + ly;
-  if (row < m && col < n) tile[ly][lx] = x[(long)row * n + col];
+  if (row < m && col < n) tile[ly][lx] = LD(x, (long)row * n + col);
   barrier(CLK_LOCAL_MEM_FENCE);
   const int out_row = get_group_id(0) * TILE + ly, out_col = get_group_id(1) * TILE + lx;  // y is n x m
-  if (out_row < n && out_col < m) y[(long)out_row * m + out_col] = tile[lx][ly];
+  if (out_row < n && out_col < m) ST(y, (long)out_row * m + out_col, tile[lx][ly]);
 }
 
 // ---- sum and mean in two deterministic passes (the `split` variant) -----------------------------------
@@ -61,7 +62,7 @@ void transpose(__global const float* x, __global float* y, int m, int n) {
 #endif
 
 __kernel __attribute__((reqd_work_group_size(SUM_WG, 1, 1)))
-void reduce_partials(__global const float* x, __global float* partial, int m, int n, int over, int mean) {
+void reduce_partials(__global const real_t* x, __global float* partial, int m, int n, int over, int mean) {
   __local float part[SUM_WG];
   const long len = over == 0 ? (long)m * n : n, seg = get_group_id(1), chunk = get_group_id(0);
   const long chunks = (len + SUM_CHUNK - 1) / SUM_CHUNK;
@@ -71,26 +72,25 @@ void reduce_partials(__global const float* x, __global float* partial, int m, in
   const int lid = get_local_id(0);
   float s = 0.0f;
   long done = 0;
-  if ((start & 3) == 0) {  // 16-byte aligned: float4 loads over the chunk's whole quads
-    __global const float4* x4 = (__global const float4*)(x + start);
+  if ((start & 3) == 0) {  // aligned to four elements: vector loads over the chunk's whole quads
     for (long q = lid; q < count / 4; q += SUM_WG) {
-      const float4 v = x4[q];
+      const float4 v = LD4(x + start + 4 * q);
       s += mean ? v.x * scale + v.y * scale + v.z * scale + v.w * scale : v.x + v.y + v.z + v.w;
     }
     done = count / 4 * 4;
   }
-  for (long j = done + lid; j < count; j += SUM_WG) s += mean ? x[start + j] * scale : x[start + j];
+  for (long j = done + lid; j < count; j += SUM_WG) s += mean ? LD(x, start + j) * scale : LD(x, start + j);
   const float total = workgroup_sum(s, part);
   if (lid == 0) partial[seg * chunks + chunk] = total;
 }
 
 __kernel __attribute__((reqd_work_group_size(SUM_WG, 1, 1)))
-void reduce_finish(__global const float* partial, __global float* y, int m, int n, int over) {
+void reduce_finish(__global const float* partial, __global real_t* y, int m, int n, int over) {
   __local float part[SUM_WG];
   const long len = over == 0 ? (long)m * n : n, seg = get_group_id(0);
   const long chunks = (len + SUM_CHUNK - 1) / SUM_CHUNK;
   float s = 0.0f;
   for (long c = get_local_id(0); c < chunks; c += SUM_WG) s += partial[seg * chunks + c];
   const float total = workgroup_sum(s, part);
-  if (get_local_id(0) == 0) y[seg] = total;
+  if (get_local_id(0) == 0) ST(y, seg, total);
 }
