@@ -98,10 +98,10 @@ TEST(ProblemLine, DtypeIsLeftOutAtF32AndRoundTrips) {
   EXPECT_EQ(b.line(), "matmul:batch=0,m=3,k=4,n=5,ta=0,tb=0,dtype=bf16");
   EXPECT_EQ(Problem::parse(b.line()), b);
   EXPECT_EQ(dtype_of(b), DType::BF16);
-  EXPECT_EQ(dtype_of(Problem::parse("sum:m=2,n=3")), DType::F32);  // no dtype attribute: float32
+  EXPECT_EQ(dtype_of(Problem::parse("cross_entropy:b=2,c=3")), DType::F32);  // no dtype attribute: float32
   EXPECT_EQ(signature_of(b).bytes(), 2.0 * (12 + 20 + 15));
   EXPECT_NE(error_of([] { Problem::parse("matmul:m=3,dtype=f8"); }).find("f8"), std::string::npos);
-  EXPECT_NE(error_of([] { Problem::parse("sum:m=2,dtype=f16"); }).find("has no attribute 'dtype'"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("cross_entropy:b=2,dtype=f16"); }).find("has no attribute 'dtype'"), std::string::npos);
 }
 
 TEST(Values, EveryDrawnValueIsOneOfTheFormatsAndF16StaysInRange) {
@@ -218,8 +218,8 @@ TEST(Plans, DtypesLinesSayWhichFormatsAVariantServes) {
   auto plan_error = [](const std::string& text) { return error_of([&] { plans::parse_plan(text, "t.plan"); }); };
   EXPECT_EQ(plan_error("op matmul\nvariant h\n  dtypes f8\n  step k\n    args a\n    global 1\n"),
             "t.plan:3: unknown dtype 'f8' (choose f32, f16 or bf16)");
-  EXPECT_EQ(plan_error("op sum\nvariant h\n  dtypes f16\n  step k\n    args x\n    global 1\n"),
-            "t.plan:3: sum has no dtype attribute: its tensors are float32 (docs/operators.md lists the operators that take f16 and bf16)");
+  EXPECT_EQ(plan_error("op cross_entropy\nvariant h\n  dtypes f16\n  step k\n    args logits\n    global 1\n"),
+            "t.plan:3: cross_entropy has no dtype attribute: its tensors are float32 (docs/operators.md lists the operators that take f16 and bf16)");
   EXPECT_EQ(plan_error("op matmul\nvariant h\n  step k\n    args a\n    global 1\n  dtypes f16\n"),
             "t.plan:6: 'dtypes' belongs to the variant: put it before the first 'step'");
 }
