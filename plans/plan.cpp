@@ -145,6 +145,13 @@ class PlanParser {
       if (!target.empty()) throw Error("a second 'when' for the same " + std::string(step ? "step" : "variant"));
       target = Expr::parse(rest);
       (step ? step->lines["when"] : v.when_line) = line_;
+    } else if (key == "let") {
+      variant_level();
+      const size_t eq = rest.find('=');
+      if (eq == std::string::npos || rest.find('=', eq + 1) == eq + 1) throw Error("'let' needs NAME = EXPRESSION");
+      Let l{trim(rest.substr(0, eq)), Expr::parse(rest.substr(eq + 1)), here()};
+      if (!is_identifier(l.name)) throw Error("let name '" + l.name + "' must be a name");
+      v.lets.push_back(std::move(l));
     } else if (key == "scratch") {
       variant_level();
       const size_t sp = rest.find_first_of(" \t");
@@ -228,7 +235,7 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, when, scratch, tune, require, class, step, args, global, local)");
+      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, when, let, scratch, tune, require, class, step, args, global, local)");
     }
   }
 
@@ -292,6 +299,12 @@ class PlanParser {
       for (const auto& t : e.tensors())
         if (!tensors.count(t)) throw Error(where + "'" + e.text() + "': " + v.op + " has no tensor '" + t + "' (its tensors: " + join(tensors) + ")");
     };
+    for (const auto& l : v.lets) {  // each sees the names before it
+      if (values.count(l.name) || other_defines.count(l.name) || tensors.count(l.name) || scratch.count(l.name))
+        throw Error(l.where.str() + ": let " + l.name + " has the name of an attribute, a define, a tensor or another let");
+      check_expr(l.value, l.where.str() + ": let " + l.name + " ");
+      values.insert(l.name);
+    }
     if (!v.when.empty()) check_expr(v.when, at(v.when_line));
     for (const auto& [name, values] : v.tunables) {
       const std::string* d = v.define(name);
@@ -459,6 +472,8 @@ Env env_for(const Variant& v, const Problem& p) {
     auto it = shapes->find(n);
     return it == shapes->end() ? std::nullopt : std::optional<Shape>(it->second);
   };
+  for (const auto& l : v.lets)  // in order: a let sees those before it through env
+    (*names)[l.name] = at_plan(l.where, "let " + l.name + " '" + l.value.text() + "'", p, [&] { return l.value.eval(env); });
   return env;
 }
 

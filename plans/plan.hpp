@@ -58,6 +58,13 @@ struct Step {
   bool has_args = false;
 };
 
+// A named expression of a variant (`let SPLITS = max(1, ...)`): usable in every expression after it.
+struct Let {
+  std::string name;
+  Expr value;
+  Where where;
+};
+
 struct Scratch {
   std::string name;
   Expr floats;  // its size in floats
@@ -76,6 +83,7 @@ struct Variant {
   std::string file;        // the .cl: a name under the kernel folder, or an absolute path
   std::vector<std::pair<std::string, std::string>> defines;  // in the plan's order
   Expr when;               // empty: every problem
+  std::vector<Let> lets;   // in the plan's order, each seeing those before it
   std::vector<Scratch> scratch;
   std::vector<Step> steps;
   Where where;             // the 'variant' line
@@ -113,7 +121,8 @@ std::vector<Variant> read_plan_file(const std::string& path, bool files_relative
 // cannot be evaluated (an unknown name, a division by zero, an overflow).
 
 // The names an expression of variant v sees for problem p: attributes (integers; named choices as
-// their index; float attributes as floats), integer defines, and p's tensors for numel() and dim().
+// their index; float attributes as floats), integer defines, the variant's lets, and p's tensors for
+// numel() and dim().
 Env env_for(const Variant& v, const Problem& p);
 
 bool applies(const Variant& v, const Problem& p);            // the variant's condition and dtypes

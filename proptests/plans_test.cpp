@@ -156,7 +156,7 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, when, scratch, tune, require, class, step, args, global, local)");
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, when, let, scratch, tune, require, class, step, args, global, local)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
@@ -178,6 +178,25 @@ TEST(PlanFormat, DispatchSizesAndTheirErrors) {
   EXPECT_EQ(error_of([&] { dispatch(vs[2], vs[2].steps[0], p.with("k", int64_t{1})); }),
             "t.plan:14: step s global size 'n / (k - 1)': expression 'n / (k - 1)': division by zero (100 / 0), for problem "
             "matmul:batch=0,m=70,k=1,n=100,ta=0,tb=0");
+}
+
+TEST(PlanFormat, LetNamesAnExpressionForTheLinesAfterIt) {
+  const auto vs = parse_plan("op matmul\nvariant v\n  define TS=32\n  let TILES = cdiv(m, TS) * cdiv(n, TS)\n"
+                             "  let SPLITS = max(1, 64 / TILES)\n  scratch partial SPLITS * m * n\n"
+                             "  step s\n    args a, b, y, partial, SPLITS\n    global TILES * 8, SPLITS\n",
+                             "t.plan");
+  const Problem p = Problem::parse("matmul:m=70,k=3,n=40");  // 3 x 2 tiles: 10 splits
+  const Dispatch d = dispatch(vs[0], vs[0].steps[0], p);
+  EXPECT_EQ(d.global, (std::vector<size_t>{48, 10}));
+  EXPECT_EQ(vs[0].scratch[0].floats.eval_int(env_for(vs[0], p)), 10 * 70 * 40);
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  let m = 2\n  step s\n    args a\n    global 1\n"),
+            "t.plan:3: let m has the name of an attribute, a define, a tensor or another let");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  let A = B + 1\n  let B = 2\n  step s\n    args a\n    global A\n"),
+            "t.plan:3: let A 'B + 1': unknown name 'B'; matmul has the attributes batch, dtype, k, m, n, ta, tb");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  let A 3\n"), "t.plan:3: 'let' needs NAME = EXPRESSION");
+  const auto zero = parse_plan("op matmul\nvariant v\n  let Q = n / (k - 1)\n  step s\n    args a\n    global Q\n", "t.plan");
+  EXPECT_EQ(error_of([&] { env_for(zero[0], Problem::parse("matmul:m=2,k=1,n=4")); }),
+            "t.plan:3: let Q 'n / (k - 1)': expression 'n / (k - 1)': division by zero (4 / 0), for problem matmul:batch=0,m=2,k=1,n=4,ta=0,tb=0");
 }
 
 TEST(PlanFormat, SteeringMeetsAVariantsCondition) {

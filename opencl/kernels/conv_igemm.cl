@@ -3,14 +3,14 @@
 // M = k/g output channels, N = p*q output pixels, K = c/g*r*s taps. W is A as stored ([K][C/g*R*S]:
 // depth-contiguous); X~ is never built: each slab of B is gathered from x, four neighbouring output
 // pixels per load, 0 where a tap falls in the padding (an output that comes out NaN is summed again
-// without its padded taps: direct_output). Global size (cdiv(p*q, NWG) * NDIMC,
+// without its padded taps by a second step, conv2d_igemm_nan). Global size (cdiv(p*q, NWG) * NDIMC,
 // cdiv(k/g, MWG) * MDIMC, n * g).
 #include "storage.h"
 
 struct ConvGeometry {
   int c, h, w, r, s, sh, sw, ph, pw, dh, dw, q;
 };
-#define XGEMM_B_PARAMS , struct ConvGeometry geo
+#define XGEMM_PARAMS , struct ConvGeometry geo
 #define XGEMM_SLAB_B(k0, rb) conv_slab_b(b, geo, n0, k0, n, k, rb)
 void conv_slab_b(__global const real_t* x, struct ConvGeometry geo, int n0, int k0, int n, int k, float4* r);
 #include "xgemm.h"
@@ -37,7 +37,8 @@ void conv_slab_b(__global const real_t* x, struct ConvGeometry geo, int n0, int 
 
 // Output (kl, j) of one image and group as the direct sum: padded taps are absent, not zeros times the
 // weight. The GEMM multiplies them as zeros, which turns a padded tap with an Inf or NaN weight into
-// NaN where the convolution is finite: such outputs (NaN from the GEMM, rare) are summed again here.
+// NaN where the convolution is finite: such outputs (NaN from the GEMM, rare) are summed again by this,
+// in a second step (one call site, not one per accumulator: that keeps the build small).
 float direct_output(__global const real_t* x, __global const real_t* wt, struct ConvGeometry g, int kl, int j) {
   const int crs = g.c * g.r * g.s;
   float acc = 0.0f;
@@ -61,8 +62,7 @@ void conv2d_igemm_tile(__global const real_t* x, __global const real_t* wt, __gl
   xgemm_accumulate(kg, pq, crs, wg, crs, 0, xg, 0, 0, As, Bs, acc, geo);
   y += ((long)image * k + group * kg) * pq;
   const int k0 = group * kg;
-#define EXACT(v, row, col) (isnan(v) ? direct_output(xg, wg, geo, row, col) : (v))
-#define WITH_BIAS(v, row, col) (bias ? EXACT(v, row, col) + LD(bias, k0 + (row)) : EXACT(v, row, col))
+#define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (row)) : (v))
   STORE_TILE(y, pq, kg, pq, WITH_BIAS)
 }
 
@@ -78,4 +78,27 @@ void conv2d_igemm_bias(__global const real_t* x, __global const real_t* wt, __gl
                        int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   XGEMM_LOCALS
   conv2d_igemm_tile(x, wt, bias, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, As, Bs, z);
+}
+
+// The second step: each NaN of y summed again directly (direct_output), one work-item per element.
+void igemm_nan(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y, int n, int c, int h,
+               int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  const long o = get_global_id(0);
+  if (o >= (long)n * k * p * q || !isnan(LD(y, o))) return;
+  const int j = o % (p * q), kk = (o / ((long)p * q)) % k, image = o / ((long)k * p * q);
+  const int cg = c / g, kg = k / g, group = kk / kg;
+  const struct ConvGeometry geo = {cg, h, w, r, s, sh, sw, ph, pw, dh, dw, q};
+  const float v = direct_output(x + ((long)image * c + group * cg) * h * w, wt + (long)group * kg * cg * r * s, geo, kk % kg, j);
+  ST(y, o, bias ? v + LD(bias, kk) : v);
+}
+
+__kernel void conv2d_igemm_nan(__global const real_t* x, __global const real_t* wt, __global real_t* y, int n, int c, int h, int w, int k,
+                               int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  igemm_nan(x, wt, 0, y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q);
+}
+
+__kernel void conv2d_igemm_bias_nan(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y,
+                                    int n, int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g,
+                                    int p, int q) {
+  igemm_nan(x, wt, bias, y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q);
 }

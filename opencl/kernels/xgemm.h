@@ -93,20 +93,26 @@ float4 load4(__global const real_t* p, long row, int ld, int col, int rows, int 
 SLAB_LOADS(slab_a, MWG, A_LOADS)
 SLAB_LOADS(slab_b, NWG, B_LOADS)
 
-// Where B's slabs come from: by default B itself (slab_b). An entry point whose B is implicit (an
-// implicit-GEMM convolution gathers it from its input) defines, before including this header,
-// XGEMM_SLAB_B(k0, rb) (the slab at depth k0 into rb, laid out as slab_b lays out a [K][N] operand:
-// depth rows of four columns; it is called with tb = 0) and XGEMM_B_PARAMS (the extra parameters of
-// xgemm_accumulate it needs).
+// Where the slabs come from: by default the operands themselves (slab_a, slab_b). An entry point
+// whose operand is implicit (an implicit-GEMM convolution gathers it from a tensor) defines, before
+// including this header, XGEMM_SLAB_A(k0, ra) and/or XGEMM_SLAB_B(k0, rb): the slab at depth k0 into
+// ra or rb, laid out as slab_a / slab_b lay it out for the ta or tb the entry passes (A: ta = 0 gives
+// rows of four depths, ta = 1 depth rows of four rows; B: tb = 0 depth rows of four columns, tb = 1
+// columns of four depths), and XGEMM_PARAMS: the extra parameters of xgemm_accumulate they need.
+#ifndef XGEMM_SLAB_A
+#define XGEMM_SLAB_A(k0, ra) slab_a(a, lda, !ta, m0, k0, m, k, ra)
+#endif
 #ifndef XGEMM_SLAB_B
 #define XGEMM_SLAB_B(k0, rb) slab_b(b, ldb, tb, n0, k0, n, k, rb)
-#define XGEMM_B_PARAMS
+#endif
+#ifndef XGEMM_PARAMS
+#define XGEMM_PARAMS
 #endif
 
 // acc[i * NWI + j] += op(A)(row i, :) . op(B)(:, column j) over the whole depth, for this work-item's
 // rows and columns (row_of(i), col_of(j) below). As and Bs hold two slabs each.
 void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, int ta, __global const real_t* b, int ldb, int tb,
-                      __local float* As, __local float* Bs, float acc[MWI * NWI] XGEMM_B_PARAMS) {
+                      __local float* As, __local float* Bs, float acc[MWI * NWI] XGEMM_PARAMS) {
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
   _Pragma("unroll") for (int i = 0; i < MWI * NWI; ++i) acc[i] = 0.0f;
@@ -114,7 +120,7 @@ void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, in
   const int slabs = (k + KWG - 1) / KWG;
   if (slabs == 0) return;
   // A is depth-contiguous when stored [M][K] (ta = 0); B when stored [N][K] (tb = 1).
-  slab_a(a, lda, !ta, m0, 0, m, k, ra);
+  XGEMM_SLAB_A(0, ra);
   XGEMM_SLAB_B(0, rb);
   slab_a_store(!ta, ra, As);
   slab_b_store(tb, rb, Bs);
@@ -124,7 +130,7 @@ void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, in
     __local const float* bs = Bs + (t & 1) * KWG * NWG;
     const int more = t + 1 < slabs;
     if (more) {  // the next slab's loads, in flight while this one is multiplied
-      slab_a(a, lda, !ta, m0, (t + 1) * KWG, m, k, ra);
+      XGEMM_SLAB_A((t + 1) * KWG, ra);
       XGEMM_SLAB_B((t + 1) * KWG, rb);
     }
     _Pragma("unroll") for (int e = 0; e < KWG; ++e) {

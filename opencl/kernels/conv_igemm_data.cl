@@ -1,0 +1,171 @@
+// conv2d backward data as an implicit GEMM on the tuned GEMM core (xgemm.h), split by phase. With
+// stride sh x sw, the input pixels (h, w) of one phase (ah, aw) = (h mod sh, w mod sw) all meet the
+// same taps: those with (ah + ph - r*dh) divisible by sh (likewise along w). So each phase is a dense
+// GEMM over exactly the taps that reach it, instead of every pixel testing every tap. Per image, group
+// and phase:
+//   d_x[c', pixel] = W~[c', (k', r', s')] @ DY~[(k', r', s'), pixel]
+// M = c/g channels, N = the phase's pixels, K = k/g * the phase's taps. W~ is the weight of tap (r, s)
+// of filter k' for channel c'; DY~ is d_y at p = (h + ph - r*dh) / sh, q likewise (0 outside d_y).
+// A stride-1 convolution is one phase: the flipped-kernel convolution as one GEMM.
+// Global size (cdiv(cdiv(h, sh) * cdiv(w, sw), NWG) * NDIMC, cdiv(c/g, MWG) * MDIMC, n * g * sh * sw).
+#include "storage.h"
+
+struct Phase {  // one phase of one image and group
+  int cg, kg, h, w, r, s, p, q, sh, sw, ph, pw, dh, dw;
+  int ah, aw;         // its pixels: rows ah, ah + sh, ...; columns aw, aw + sw, ...
+  int wq;             // its pixels per row
+  int r0, rstep, nr;  // its taps along r: r0, r0 + rstep, ... (nr of them)
+  int s0, sstep, ns;
+};
+#define XGEMM_PARAMS , struct Phase f
+#define XGEMM_SLAB_A(k0, ra) phase_slab_a(a, f, m0, k0, m, k, ra)
+#define XGEMM_SLAB_B(k0, rb) phase_slab_b(b, f, n0, k0, n, k, rb)
+void phase_slab_a(__global const real_t* wt, struct Phase f, int m0, int k0, int m, int k, float4* r);
+void phase_slab_b(__global const real_t* d_y, struct Phase f, int n0, int k0, int n, int k, float4* r);
+#include "xgemm.h"
+
+// The taps t of one axis that reach the inputs a, a + st, a + 2 st, ...: those with (a + pd - t*dl) a
+// multiple of st. They form the progression t0, t0 + step, ... with step = st / gcd(st, dl).
+void phase_taps(int a, int taps, int st, int pd, int dl, int* t0, int* step, int* count) {
+  int x = st, y = dl;
+  while (y) {
+    const int t = x % y;
+    x = y;
+    y = t;
+  }
+  *step = st / x;
+  *t0 = -1;
+  for (int t = 0; t < min(*step, taps); ++t)
+    if ((a + pd - t * dl) % st == 0) {  // C's remainder of a negative multiple is 0 too
+      *t0 = t;
+      break;
+    }
+  *count = *t0 < 0 ? 0 : (taps - *t0 + *step - 1) / *step;
+}
+
+// The tap of the phase at depth e = (k', tap): its filter k' (x), its r (y) and s (z).
+int4 phase_tap(struct Phase f, int e) {
+  const int taps = f.nr * f.ns, t = e % taps;
+  return (int4)(e / taps, f.r0 + (t / f.ns) * f.rstep, f.s0 + (t % f.ns) * f.sstep, 0);
+}
+
+// Where tap (ri, si) of phase pixel (hh, ww) meets d_y: at (hh + off.x, ww + off.y). The phase's taps
+// make (ah + ph - ri*dh) a multiple of sh, so p = (ah + hh*sh + ph - ri*dh) / sh = hh + off.x exactly.
+int2 phase_offset(struct Phase f, int ri, int si) {
+  return (int2)((f.ah + f.ph - ri * f.dh) / f.sh, (f.aw + f.pw - si * f.dw) / f.sw);
+}
+
+// The input pixel (row, column) of the phase's pixel j.
+int2 phase_pixel(struct Phase f, int j) { return (int2)(f.ah + (j / f.wq) * f.sh, f.aw + (j % f.wq) * f.sw); }
+
+// The slab of W~ at depth k0, laid out as slab_a lays out a [K][M] operand (ta = 1): depth rows of four
+// channels (neighbouring channels of one tap are r*s apart in w).
+void phase_slab_a(__global const real_t* wt, struct Phase f, int m0, int k0, int m, int k, float4* r) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0);
+  _Pragma("unroll") for (int l = 0; l < A_LOADS; ++l) {
+    const int idx = lid + l * WGS;
+    const int i = m0 + 4 * (idx % (MWG / 4)), e = k0 + idx / (MWG / 4);
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (e < k) {
+      const int4 t = phase_tap(f, e);
+      __global const real_t* tap = wt + ((long)t.x * f.cg * f.r + t.y) * f.s + t.z;  // channel 0's weight
+      for (int d = 0; d < 4; ++d)
+        if (i + d < m) v[d] = LD(tap, (long)(i + d) * f.r * f.s);
+    }
+    r[l] = (float4)(v[0], v[1], v[2], v[3]);
+  }
+}
+
+// The slab of DY~ at depth k0, laid out as slab_b lays out a [K][N] operand (tb = 0): depth rows of four
+// pixels. 0 where the tap's d_y position falls outside d_y.
+void phase_slab_b(__global const real_t* d_y, struct Phase f, int n0, int k0, int n, int k, float4* r) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0);
+  _Pragma("unroll") for (int l = 0; l < B_LOADS; ++l) {
+    const int idx = lid + l * WGS;
+    const int j = n0 + 4 * (idx % (NWG / 4)), e = k0 + idx / (NWG / 4);
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (e < k && j < n) {
+      const int4 t = phase_tap(f, e);
+      const int2 off = phase_offset(f, t.y, t.z);
+      __global const real_t* plane = d_y + (long)t.x * f.p * f.q;
+      int hh = j / f.wq, ww = j % f.wq;  // then stepped along the row: no division per pixel
+      for (int d = 0; d < 4 && j + d < n; ++d) {
+        const int pi = hh + off.x, qi = ww + off.y;
+        if (pi >= 0 && pi < f.p && qi >= 0 && qi < f.q) v[d] = LD(plane, pi * f.q + qi);
+        if (++ww == f.wq) ww = 0, ++hh;
+      }
+    }
+    r[l] = (float4)(v[0], v[1], v[2], v[3]);
+  }
+}
+
+// d_x at channel i, phase pixel j as the direct sum over the taps that reach it. The GEMM multiplies
+// the taps that fall outside d_y as zeros, which turns an Inf or NaN weight there into NaN where the
+// true gradient is finite: such outputs (NaN from the GEMM, rare) are summed again by this, in a
+// second step (conv2d_igemm_data_nan: one call site, not one per accumulator, keeps the build small).
+float phase_direct(__global const real_t* wt, __global const real_t* d_y, struct Phase f, int i, int j) {
+  const int hh = j / f.wq, ww = j % f.wq;
+  float acc = 0.0f;
+  for (int kl = 0; kl < f.kg; ++kl)
+    for (int a = 0; a < f.nr; ++a)
+      for (int b = 0; b < f.ns; ++b) {
+        const int ri = f.r0 + a * f.rstep, si = f.s0 + b * f.sstep;
+        const int2 off = phase_offset(f, ri, si);
+        const int pi = hh + off.x, qi = ww + off.y;
+        if (pi >= 0 && pi < f.p && qi >= 0 && qi < f.q)
+          acc = fma(LD(wt, (((long)kl * f.cg + i) * f.r + ri) * f.s + si), LD(d_y, ((long)kl * f.p + pi) * f.q + qi), acc);
+      }
+  return acc;
+}
+
+// Phase (ah, aw) of one image and group: its pixels and its taps.
+struct Phase phase_of(int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q,
+                      int ah, int aw) {
+  struct Phase f = {c / g, k / g, h, w, r, s, p, q, sh, sw, ph, pw, dh, dw, ah, aw};
+  f.wq = (w - aw + sw - 1) / sw;
+  phase_taps(ah, r, sh, ph, dh, &f.r0, &f.rstep, &f.nr);
+  phase_taps(aw, s, sw, pw, dw, &f.s0, &f.sstep, &f.ns);
+  return f;
+}
+
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
+void conv2d_igemm_data(__global const real_t* wt, __global const real_t* d_y, __global real_t* d_x, int c, int h, int w, int k,
+                       int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  XGEMM_LOCALS
+  const int phases = sh * sw, image = z / (g * phases), group = (z / phases) % g, phase = z % phases;
+  const struct Phase f = phase_of(c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, phase / sw, phase % sw);
+  const int pixels = (h - f.ah + sh - 1) / sh * f.wq, depth = f.kg * f.nr * f.ns;
+  if (get_group_id(0) * NWG >= pixels) return;  // past a smaller phase's pixels (whole work-group)
+  __global const real_t* wg = wt + (long)group * f.kg * f.cg * r * s;
+  __global const real_t* dyg = d_y + ((long)image * k + group * f.kg) * p * q;
+  xgemm_accumulate(f.cg, pixels, depth, wg, 0, 1, dyg, 0, 0, As, Bs, acc, f);
+  __global real_t* dxg = d_x + ((long)image * c + group * f.cg) * h * w;
+#define AS_IS(v, row, col) (v)
+  if (phases == 1) {  // the phase's pixels are d_x's: the core's vector stores
+    STORE_TILE(dxg, h * w, f.cg, h * w, AS_IS)
+  } else {  // every sh-th row, sw-th column
+    _Pragma("unroll") for (int i = 0; i < MWI; ++i) {
+      const int row = row_of(i);
+      if (row >= f.cg) continue;
+      _Pragma("unroll") for (int jj = 0; jj < NWI; ++jj) {
+        const int col = col_of(jj);
+        if (col >= pixels) continue;
+        const int2 px = phase_pixel(f, col);
+        ST(dxg, ((long)row * h + px.x) * w + px.y, acc[i * NWI + jj]);
+      }
+    }
+  }
+}
+
+// The second step: each NaN of d_x summed again directly (phase_direct), one work-item per element.
+__kernel void conv2d_igemm_data_nan(__global const real_t* wt, __global const real_t* d_y, __global real_t* d_x, int n, int c, int h,
+                                    int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  const long o = get_global_id(0);
+  if (o >= (long)n * c * h * w || !isnan(LD(d_x, o))) return;
+  const int wi = o % w, hi = (o / w) % h, ci = (o / ((long)h * w)) % c, image = o / ((long)c * h * w);
+  const struct Phase f = phase_of(c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, hi % sh, wi % sw);
+  const int group = ci / f.cg;
+  __global const real_t* wg = wt + (long)group * f.kg * f.cg * r * s;
+  __global const real_t* dyg = d_y + ((long)image * k + group * f.kg) * p * q;
+  ST(d_x, o, phase_direct(wg, dyg, f, ci % f.cg, (hi / sh) * f.wq + wi / sw));
+}

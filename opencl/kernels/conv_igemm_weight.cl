@@ -1,0 +1,140 @@
+// conv2d backward weight as an implicit GEMM on the tuned GEMM core (xgemm.h), split along its depth.
+// Per group:
+//   d_w[k', (c', r, s)] = DY~[k', (n, p, q)] @ X~[(n, p, q), (c', r, s)]
+// M = k/g filters, N = c/g*r*s taps, K = n*p*q output positions. The depth is long and M x N small
+// (ResNet-50: 64 x 576 over 100352 positions), so the depth is cut into `splits` chunks, a work-group
+// column each, which write float partials to the scratch `partial`; conv2d_igemm_weight_reduce then
+// sums each element's partials in chunk order: deterministic (no atomics), and rounded once.
+// Global size (cdiv(c/g*r*s, NWG) * NDIMC, cdiv(k/g, MWG) * MDIMC, g * splits).
+#include "storage.h"
+
+struct Chunk {  // one depth chunk of one group
+  int c, k, cg, kg, h, w, r, s, p, q, sh, sw, ph, pw, dh, dw;
+  int group;
+  int first;  // its first depth position (image, p, q) in the whole depth (n*p*q < 2^31: the plan's when)
+};
+#define XGEMM_PARAMS , struct Chunk f
+#define XGEMM_SLAB_A(k0, ra) chunk_slab_a(a, f, m0, k0, m, k, ra)
+#define XGEMM_SLAB_B(k0, rb) chunk_slab_b(b, f, n0, k0, n, k, rb)
+void chunk_slab_a(__global const real_t* d_y, struct Chunk f, int m0, int k0, int m, int k, float4* r);
+void chunk_slab_b(__global const real_t* x, struct Chunk f, int n0, int k0, int n, int k, float4* r);
+#include "xgemm.h"
+
+// The slab of DY~ at depth k0, laid out as slab_a lays out an [M][K] operand (ta = 0): rows of four
+// depths, which are neighbours in d_y unless they cross into the next image.
+void chunk_slab_a(__global const real_t* d_y, struct Chunk f, int m0, int k0, int m, int k, float4* r) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0), pq = f.p * f.q;
+  _Pragma("unroll") for (int l = 0; l < A_LOADS; ++l) {
+    const int idx = lid + l * WGS;
+    const int i = m0 + idx % MWG, e = k0 + 4 * (idx / MWG);
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (i < m) {
+      const int at = f.first + e;
+      int image = at / pq, pos = at % pq;  // then stepped: no division per element
+      for (int d = 0; d < 4 && e + d < k; ++d) {
+        v[d] = LD(d_y, ((long)image * f.k + f.group * f.kg + i) * pq + pos);
+        if (++pos == pq) pos = 0, ++image;
+      }
+    }
+    r[l] = (float4)(v[0], v[1], v[2], v[3]);
+  }
+}
+
+// The slab of X~ at depth k0, laid out as slab_b lays out an [N][K] operand (tb = 1): columns of four
+// depths (four neighbouring output positions of one tap). 0 where the tap falls in the padding.
+void chunk_slab_b(__global const real_t* x, struct Chunk f, int n0, int k0, int n, int k, float4* r) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0), pq = f.p * f.q, rs = f.r * f.s;
+  _Pragma("unroll") for (int l = 0; l < B_LOADS; ++l) {
+    const int idx = lid + l * WGS;
+    const int j = n0 + idx % NWG, e = k0 + 4 * (idx / NWG);
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (j < n) {
+      const int cl = j / rs, a = (j / f.s) % f.r, b = j % f.s;
+      const int at = f.first + e, pos = at % pq;
+      int image = at / pq, pi = pos / f.q, qi = pos % f.q;  // then stepped: no division per element
+      for (int d = 0; d < 4 && e + d < k; ++d) {
+        const int hi = pi * f.sh - f.ph + a * f.dh, wi = qi * f.sw - f.pw + b * f.dw;
+        if (hi >= 0 && hi < f.h && wi >= 0 && wi < f.w)
+          v[d] = LD(x, (((long)image * f.c + f.group * f.cg + cl) * f.h + hi) * f.w + wi);
+        if (++qi == f.q) {
+          qi = 0;
+          if (++pi == f.p) pi = 0, ++image;
+        }
+      }
+    }
+    r[l] = (float4)(v[0], v[1], v[2], v[3]);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
+void conv2d_igemm_weight(__global const real_t* x, __global const real_t* d_y, __global float* partial, int n, int c, int h, int w,
+                         int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q, int splits) {
+  XGEMM_LOCALS
+  const int group = z / splits, split = z % splits, cg = c / g, kg = k / g, taps = cg * r * s;
+  const int depth = n * p * q, chunk = (depth + splits - 1) / splits, first = split * chunk;
+  const int length = max(0, min(chunk, depth - first));
+  const struct Chunk f = {c, k, cg, kg, h, w, r, s, p, q, sh, sw, ph, pw, dh, dw, group, first};
+  xgemm_accumulate(kg, taps, length, d_y, 0, 0, x, 0, 1, As, Bs, acc, f);
+  __global float* out = partial + ((long)split * k + group * kg) * taps;
+  _Pragma("unroll") for (int i = 0; i < MWI; ++i) {
+    const int row = row_of(i);
+    if (row >= kg) continue;
+    _Pragma("unroll") for (int j = 0; j < NWI; ++j) {
+      const int col = col_of(j);
+      if (col < taps) out[(long)row * taps + col] = acc[i * NWI + j];
+    }
+  }
+}
+
+// d_w[kk, col] as the direct sum over every output position: padded taps are absent, not zeros times
+// d_y (the GEMM turns an Inf or NaN in d_y there into NaN where the gradient is finite).
+float weight_direct(__global const real_t* x, __global const real_t* d_y, int n, int c, int h, int w, int k, int r, int s, int sh,
+                    int sw, int ph, int pw, int dh, int dw, int g, int p, int q, int kk, int col) {
+  const int cg = c / g, group = kk / (k / g), cl = col / (r * s), a = (col / s) % r, b = col % s;
+  float acc = 0.0f;
+  for (int ni = 0; ni < n; ++ni)
+    for (int pi = 0; pi < p; ++pi) {
+      const int hi = pi * sh - ph + a * dh;
+      if (hi < 0 || hi >= h) continue;
+      for (int qi = 0; qi < q; ++qi) {
+        const int wi = qi * sw - pw + b * dw;
+        if (wi >= 0 && wi < w)
+          acc = fma(LD(d_y, (((long)ni * k + kk) * p + pi) * q + qi), LD(x, (((long)ni * c + group * cg + cl) * h + hi) * w + wi), acc);
+      }
+    }
+  return acc;
+}
+
+// d_w = the sum of the partials, chunk by chunk in order: one work-item per element of d_w.
+__kernel void conv2d_igemm_weight_reduce(__global const real_t* x, __global const real_t* d_y, __global real_t* d_w,
+                                         __global const float* partial, int n, int c, int h, int w, int k, int r, int s, int sh,
+                                         int sw, int ph, int pw, int dh, int dw, int g, int p, int q, int splits) {
+  const long o = get_global_id(0), size = (long)k * (c / g) * r * s;
+  if (o >= size) return;
+  float sum = 0.0f;
+  for (int i = 0; i < splits; ++i) sum += partial[i * size + o];
+  const int taps = (c / g) * r * s;
+  if (isnan(sum)) sum = weight_direct(x, d_y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, o / taps, o % taps);
+  ST(d_w, o, sum);
+}
+
+// d_bias[kk] = the sum of d_y[:, kk, :, :]: one work-group per filter, each work-item summing a strided
+// share of every image, then a tree in local memory (a fixed order: the same bits every run).
+#define BIAS_WG 256
+__kernel __attribute__((reqd_work_group_size(BIAS_WG, 1, 1)))
+void conv2d_igemm_bias_grad(__global const real_t* d_y, __global real_t* d_bias, int n, int k, int pq) {
+  __local float sums[BIAS_WG];
+  const int kk = get_group_id(0), lid = get_local_id(0);
+  float acc = 0.0f;
+  for (int ni = 0; ni < n; ++ni) {
+    __global const real_t* plane = d_y + ((long)ni * k + kk) * pq;
+    for (int e = lid; e < pq; e += BIAS_WG) acc += LD(plane, e);
+  }
+  sums[lid] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int width = BIAS_WG / 2; width > 0; width /= 2) {
+    if (lid < width) sums[lid] += sums[lid + width];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) ST(d_bias, kk, sums[0]);
+}
