@@ -15,23 +15,28 @@ struct ConvGeometry {
 void conv_slab_b(__global const real_t* x, struct ConvGeometry geo, int n0, int k0, int n, int k, float4* r);
 #include "xgemm.h"
 
-// One element of X~: tap e = (c, r, s) of output pixel j = (p, q); 0 outside the image (and past n, k).
-float gather(__global const real_t* x, struct ConvGeometry g, int e, int j, int n, int k) {
-  if (e >= k || j >= n) return 0.0f;
-  const int rs = g.r * g.s, ci = e / rs, ri = (e / g.s) % g.r, si = e % g.s;
-  const int hi = (j / g.q) * g.sh - g.ph + ri * g.dh, wi = (j % g.q) * g.sw - g.pw + si * g.dw;
-  if (hi < 0 || hi >= g.h || wi < 0 || wi >= g.w) return 0.0f;
-  return LD(x, ((long)ci * g.h + hi) * g.w + wi);
-}
-
 // The slab of B at depth k0, laid out as slab_b lays out a [K][N] operand: depth rows of four columns.
-void conv_slab_b(__global const real_t* x, struct ConvGeometry geo, int n0, int k0, int n, int k, float4* r) {
-  const int lid = get_local_id(1) * NDIMC + get_local_id(0);
+// Each load is one tap e = (c, r, s) of four neighbouring output pixels j .. j+3: the tap and the first
+// pixel are found by division, the next pixels by stepping (divisions cost as much as the FMAs here).
+// 0 outside the image (and past n, k).
+void conv_slab_b(__global const real_t* x, struct ConvGeometry g, int n0, int k0, int n, int k, float4* r) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0), rs = g.r * g.s;
   _Pragma("unroll") for (int l = 0; l < B_LOADS; ++l) {
     const int idx = lid + l * WGS;
-    const int xq = idx % (NWG / 4), e = k0 + idx / (NWG / 4), j = n0 + 4 * xq;
-    r[l] = (float4)(gather(x, geo, e, j, n, k), gather(x, geo, e, j + 1, n, k), gather(x, geo, e, j + 2, n, k),
-                    gather(x, geo, e, j + 3, n, k));
+    const int e = k0 + idx / (NWG / 4), j = n0 + 4 * (idx % (NWG / 4));
+    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (e < k && j < n) {
+      const int ci = e / rs, t = e - ci * rs, ri = t / g.s, si = t - ri * g.s;
+      __global const real_t* plane = x + (long)ci * g.h * g.w;
+      const int hoff = ri * g.dh - g.ph, woff = si * g.dw - g.pw;
+      int po = j / g.q, qo = j - po * g.q;
+      for (int d = 0; d < 4 && j + d < n; ++d) {
+        const int hi = po * g.sh + hoff, wi = qo * g.sw + woff;
+        if (hi >= 0 && hi < g.h && wi >= 0 && wi < g.w) v[d] = LD(plane, hi * g.w + wi);
+        if (++qo == g.q) qo = 0, ++po;
+      }
+    }
+    r[l] = (float4)(v[0], v[1], v[2], v[3]);
   }
 }
 

@@ -52,7 +52,8 @@ int4 phase_tap(struct Phase f, int e) {
 // Where tap (ri, si) of phase pixel (hh, ww) meets d_y: at (hh + off.x, ww + off.y). The phase's taps
 // make (ah + ph - ri*dh) a multiple of sh, so p = (ah + hh*sh + ph - ri*dh) / sh = hh + off.x exactly.
 int2 phase_offset(struct Phase f, int ri, int si) {
-  return (int2)((f.ah + f.ph - ri * f.dh) / f.sh, (f.aw + f.pw - si * f.dw) / f.sw);
+  const int hoff = f.ah + f.ph - ri * f.dh, woff = f.aw + f.pw - si * f.dw;
+  return f.sh == 1 && f.sw == 1 ? (int2)(hoff, woff) : (int2)(hoff / f.sh, woff / f.sw);  // no division at stride 1
 }
 
 // The input pixel (row, column) of the phase's pixel j.
