@@ -8,31 +8,76 @@
 // Global size (cdiv(c/g*r*s, NWG) * NDIMC, cdiv(k/g, MWG) * MDIMC, g * splits).
 #include "storage.h"
 
-struct Chunk {  // one depth chunk of one group
+struct Chunk;  // below: its gather state is sized by the core's loads per slab
+#define XGEMM_PARAMS , struct Chunk* f
+#define XGEMM_SLAB_A(k0, ra) chunk_slab_a(a, f, k0, k, ra)
+#define XGEMM_SLAB_B(k0, rb) chunk_slab_b(b, f, k0, k, rb)
+void chunk_slab_a(__global const real_t* d_y, struct Chunk* f, int k0, int k, float4* r);
+void chunk_slab_b(__global const real_t* x, struct Chunk* f, int k0, int k, float4* r);
+#include "xgemm.h"
+
+// One depth chunk of one group, and where this work-item's slab loads stand in it. The core asks for
+// the slabs in depth order, KWG apart, so each load's depth position (image, p, q) is stepped from the
+// last slab's instead of divided out again (divisions cost as much as the FMAs in these gathers).
+struct Chunk {
   int c, k, cg, kg, h, w, r, s, p, q, sh, sw, ph, pw, dh, dw;
   int group;
-  int first;  // its first depth position (image, p, q) in the whole depth (n*p*q < 2^31: the plan's when)
+  int first;  // its first depth position in the whole depth (n*p*q < 2^31: the plan's when)
+  int k0;     // the slab depth the positions below are at
+  // A = DY~: load l reads filter row a_row[l] (-1: past m) at depth position (a_image, a_pos) onwards.
+  int a_row[A_LOADS], a_image[A_LOADS], a_pos[A_LOADS];
+  // B = X~: load l reads tap column (channel plane b_plane, offsets b_h, b_w; -1 plane: past n) at
+  // output position (b_image, b_pi, b_qi) onwards.
+  int b_plane[B_LOADS], b_h[B_LOADS], b_w[B_LOADS], b_image[B_LOADS], b_pi[B_LOADS], b_qi[B_LOADS];
 };
-#define XGEMM_PARAMS , struct Chunk f
-#define XGEMM_SLAB_A(k0, ra) chunk_slab_a(a, f, m0, k0, m, k, ra)
-#define XGEMM_SLAB_B(k0, rb) chunk_slab_b(b, f, n0, k0, n, k, rb)
-void chunk_slab_a(__global const real_t* d_y, struct Chunk f, int m0, int k0, int m, int k, float4* r);
-void chunk_slab_b(__global const real_t* x, struct Chunk f, int n0, int k0, int n, int k, float4* r);
-#include "xgemm.h"
+
+// Moves image/position counters `step` positions on (step >= 0; a few iterations: step is KWG).
+void step_position(int step, int pq, int* image, int* pos) {
+  *pos += step;
+  while (*pos >= pq) *pos -= pq, ++*image;
+}
+void step_pixel(int step, int p, int q, int* image, int* pi, int* qi) {
+  *qi += step;
+  while (*qi >= q) {
+    *qi -= q;
+    if (++*pi == p) *pi = 0, ++*image;
+  }
+}
+
+// This work-item's loads at depth 0 of the chunk: the only divisions.
+void chunk_start(struct Chunk* f, int m0, int n0, int m, int n) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0), pq = f->p * f->q, rs = f->r * f->s;
+  f->k0 = 0;
+  _Pragma("unroll") for (int l = 0; l < A_LOADS; ++l) {
+    const int idx = lid + l * WGS, i = m0 + idx % MWG, at = f->first + 4 * (idx / MWG);
+    f->a_row[l] = i < m ? i : -1;
+    f->a_image[l] = at / pq;
+    f->a_pos[l] = at % pq;
+  }
+  _Pragma("unroll") for (int l = 0; l < B_LOADS; ++l) {
+    const int idx = lid + l * WGS, j = n0 + idx % NWG, at = f->first + 4 * (idx / NWG);
+    const int cl = j / rs, a = (j / f->s) % f->r, b = j % f->s;
+    f->b_plane[l] = j < n ? cl : -1;
+    f->b_h[l] = a * f->dh - f->ph;
+    f->b_w[l] = b * f->dw - f->pw;
+    f->b_image[l] = at / pq;
+    f->b_pi[l] = (at % pq) / f->q;
+    f->b_qi[l] = at % f->q;
+  }
+}
 
 // The slab of DY~ at depth k0, laid out as slab_a lays out an [M][K] operand (ta = 0): rows of four
 // depths, which are neighbours in d_y unless they cross into the next image.
-void chunk_slab_a(__global const real_t* d_y, struct Chunk f, int m0, int k0, int m, int k, float4* r) {
-  const int lid = get_local_id(1) * NDIMC + get_local_id(0), pq = f.p * f.q;
+void chunk_slab_a(__global const real_t* d_y, struct Chunk* f, int k0, int k, float4* r) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0), pq = f->p * f->q;
   _Pragma("unroll") for (int l = 0; l < A_LOADS; ++l) {
-    const int idx = lid + l * WGS;
-    const int i = m0 + idx % MWG, e = k0 + 4 * (idx / MWG);
+    step_position(k0 - f->k0, pq, &f->a_image[l], &f->a_pos[l]);
+    const int e = k0 + 4 * ((lid + l * WGS) / MWG);
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (i < m) {
-      const int at = f.first + e;
-      int image = at / pq, pos = at % pq;  // then stepped: no division per element
+    if (f->a_row[l] >= 0) {
+      int image = f->a_image[l], pos = f->a_pos[l];
       for (int d = 0; d < 4 && e + d < k; ++d) {
-        v[d] = LD(d_y, ((long)image * f.k + f.group * f.kg + i) * pq + pos);
+        v[d] = LD(d_y, ((long)image * f->k + f->group * f->kg + f->a_row[l]) * pq + pos);
         if (++pos == pq) pos = 0, ++image;
       }
     }
@@ -41,29 +86,29 @@ void chunk_slab_a(__global const real_t* d_y, struct Chunk f, int m0, int k0, in
 }
 
 // The slab of X~ at depth k0, laid out as slab_b lays out an [N][K] operand (tb = 1): columns of four
-// depths (four neighbouring output positions of one tap). 0 where the tap falls in the padding.
-void chunk_slab_b(__global const real_t* x, struct Chunk f, int n0, int k0, int n, int k, float4* r) {
-  const int lid = get_local_id(1) * NDIMC + get_local_id(0), pq = f.p * f.q, rs = f.r * f.s;
+// depths (four neighbouring output positions of one tap). 0 where the tap falls in the padding. It
+// runs after chunk_slab_a for the same k0, which leaves f->k0 to this one.
+void chunk_slab_b(__global const real_t* x, struct Chunk* f, int k0, int k, float4* r) {
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0);
   _Pragma("unroll") for (int l = 0; l < B_LOADS; ++l) {
-    const int idx = lid + l * WGS;
-    const int j = n0 + idx % NWG, e = k0 + 4 * (idx / NWG);
+    step_pixel(k0 - f->k0, f->p, f->q, &f->b_image[l], &f->b_pi[l], &f->b_qi[l]);
+    const int e = k0 + 4 * ((lid + l * WGS) / NWG);
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (j < n) {
-      const int cl = j / rs, a = (j / f.s) % f.r, b = j % f.s;
-      const int at = f.first + e, pos = at % pq;
-      int image = at / pq, pi = pos / f.q, qi = pos % f.q;  // then stepped: no division per element
+    if (f->b_plane[l] >= 0) {
+      int image = f->b_image[l], pi = f->b_pi[l], qi = f->b_qi[l];
       for (int d = 0; d < 4 && e + d < k; ++d) {
-        const int hi = pi * f.sh - f.ph + a * f.dh, wi = qi * f.sw - f.pw + b * f.dw;
-        if (hi >= 0 && hi < f.h && wi >= 0 && wi < f.w)
-          v[d] = LD(x, (((long)image * f.c + f.group * f.cg + cl) * f.h + hi) * f.w + wi);
-        if (++qi == f.q) {
+        const int hi = pi * f->sh + f->b_h[l], wi = qi * f->sw + f->b_w[l];
+        if (hi >= 0 && hi < f->h && wi >= 0 && wi < f->w)
+          v[d] = LD(x, (((long)image * f->c + f->group * f->cg + f->b_plane[l]) * f->h + hi) * f->w + wi);
+        if (++qi == f->q) {
           qi = 0;
-          if (++pi == f.p) pi = 0, ++image;
+          if (++pi == f->p) pi = 0, ++image;
         }
       }
     }
     r[l] = (float4)(v[0], v[1], v[2], v[3]);
   }
+  f->k0 = k0;
 }
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
@@ -73,8 +118,9 @@ void conv2d_igemm_weight(__global const real_t* x, __global const real_t* d_y, _
   const int group = z / splits, split = z % splits, cg = c / g, kg = k / g, taps = cg * r * s;
   const int depth = n * p * q, chunk = (depth + splits - 1) / splits, first = split * chunk;
   const int length = max(0, min(chunk, depth - first));
-  const struct Chunk f = {c, k, cg, kg, h, w, r, s, p, q, sh, sw, ph, pw, dh, dw, group, first};
-  xgemm_accumulate(kg, taps, length, d_y, 0, 0, x, 0, 1, As, Bs, acc, f);
+  struct Chunk f = {c, k, cg, kg, h, w, r, s, p, q, sh, sw, ph, pw, dh, dw, group, first};
+  chunk_start(&f, get_group_id(1) * MWG, get_group_id(0) * NWG, kg, taps);
+  xgemm_accumulate(kg, taps, length, d_y, 0, 0, x, 0, 1, As, Bs, acc, &f);
   __global float* out = partial + ((long)split * k + group * kg) * taps;
   _Pragma("unroll") for (int i = 0; i < MWI; ++i) {
     const int row = row_of(i);
