@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Merges a `plumbline bench` run on an NVIDIA GPU (ours, with --clblast-peer) and torch_peer.py's run
 into one JSON (the report reads it) and a Markdown table of ratios per operator and shape
-(docs/performance.md). Ratio = our median time / the peer's: above 1, we are slower.
+(docs/performance.md). Ratio = our median time / the peer's: above 1, we are slower. A run of ours on
+PoCL pairs with torch_peer.py --device cpu (PyTorch's CPU build: oneDNN for convolutions).
 
 usage: side_by_side.py OURS.json TORCH.json --json OUT.json [--markdown OUT.md]
 Standard library only (it runs on the GPU machine too)."""
@@ -39,13 +40,14 @@ def main():
     rows = []
     for name, t in ours.items():
         line, _, where = name.rpartition("@")
-        if "+" in where or not where.startswith("nvidia"):
+        if "+" in where or not where.startswith(("nvidia", "pocl")):
             continue
+        peer_where = "cuda:0" if where.startswith("nvidia") else "cpu"
         row = {"problem": line, "op": line.split(":")[0], "device": where, "ours_s": t,
                "ours_checked_at": labels.get(name, "")}
-        for key, peer_name in (("clblast_s", f"{line}@{where}+clblast"), ("torch_fp32_s", f"{line}@cuda:0+torch-fp32"),
-                               ("torch_tf32_s", f"{line}@cuda:0+torch-tf32"), ("torch_f16_s", f"{line}@cuda:0+torch-f16"),
-                               ("torch_bf16_s", f"{line}@cuda:0+torch-bf16")):
+        for key, peer_name in (("clblast_s", f"{line}@{where}+clblast"), ("torch_fp32_s", f"{line}@{peer_where}+torch-fp32"),
+                               ("torch_tf32_s", f"{line}@{peer_where}+torch-tf32"), ("torch_f16_s", f"{line}@{peer_where}+torch-f16"),
+                               ("torch_bf16_s", f"{line}@{peer_where}+torch-bf16")):
             src = ours if key == "clblast_s" else peer
             if peer_name in src:
                 row[key] = src[peer_name]
@@ -70,7 +72,7 @@ def main():
         json.dump({"kind": "side_by_side", "context": ctx, "rows": rows}, f, indent=1)
     if a.markdown:
         with open(a.markdown, "w") as f:
-            f.write("| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / cuDNN-cuBLAS FP32 | ours / TF32 | ours / CLBlast | ours / PyTorch same dtype |\n")
+            f.write("| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / PyTorch FP32 (cuDNN, cuBLAS; oneDNN on CPU) | ours / TF32 | ours / CLBlast | ours / PyTorch same dtype |\n")
             f.write("|---|---|---|---|---|---|---|---|---|\n")
             for r in rows:
                 def ratio(k):

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""PyTorch's cuDNN/cuBLAS on the problems a `plumbline bench` run timed, in FP32 with TF32 off and,
+"""PyTorch's cuDNN/cuBLAS (or, with --device cpu, its CPU build: oneDNN) on the problems a
+`plumbline bench` run timed, in FP32 with TF32 off and,
 for convolutions and GEMMs, with TF32 on; problems with dtype=f16 or bf16 in that dtype (names
 "+torch-f16" / "+torch-bf16"), with reduced-precision reductions off (float32 accumulation, as ours). Times from CUDA events (the kernels, like our profiling
 events), warm-up first, then repetitions of enough calls to last --min-time each. Writes Google
 Benchmark-style JSON: names "<problem line>@cuda:0+torch-fp32" / "+torch-tf32".
 
-usage: torch_peer.py OURS.json OUT.json [--repetitions 9] [--min-time 0.02]
-Needs a Python with torch and CUDA (the GPU machine's); bench/side_by_side.sh runs it.
+usage: torch_peer.py OURS.json OUT.json [--repetitions 9] [--min-time 0.02] [--device cpu --threads N]
+Needs a Python with torch and CUDA (the GPU machine's); bench/side_by_side.sh runs it. With --device cpu
+it takes the problems ours ran on PoCL (`@pocl:...`), times them by the wall clock in N threads (the
+cores ours had), and names them "<problem line>@cpu+torch-fp32" (bench/conv_cpu_peer.sh).
 """
 import argparse
 import json
@@ -61,10 +64,11 @@ def parse(line):
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 DTYPE = torch.float32  # the storage format of the problem being built (its dtype attribute)
+DEVICE = "cuda"  # or "cpu" (--device)
 
 
 def randn(*shape):
-    return torch.randn(*shape, device="cuda", dtype=DTYPE)
+    return torch.randn(*shape, device=DEVICE, dtype=DTYPE)
 
 
 def build(op, a):
@@ -144,7 +148,7 @@ def build(op, a):
     if op in ("cross_entropy", "cross_entropy_bwd"):
         b, c = a["b"], a["c"]
         logits = randn(b, c)
-        target = torch.randint(0, c, (b,), device="cuda") if a["labels"] == "index" else torch.softmax(randn(b, c), -1)
+        target = torch.randint(0, c, (b,), device=DEVICE) if a["labels"] == "index" else torch.softmax(randn(b, c), -1)
         if op == "cross_entropy":
             return lambda: F.cross_entropy(logits, target)
         lg = logits.clone().requires_grad_()
@@ -197,8 +201,27 @@ def build(op, a):
     return None
 
 
+def time_it_cpu(fn, repetitions, min_time):
+    """Seconds per call for each repetition, by the wall clock (a CPU call returns when it is done)."""
+    for _ in range(3):
+        fn()
+    t0 = time.perf_counter()
+    fn()
+    once = max(time.perf_counter() - t0, 1e-6)
+    calls = max(1, math.ceil(min_time / once))
+    out = []
+    for _ in range(repetitions):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        out.append((time.perf_counter() - t0) / calls)
+    return out, calls
+
+
 def time_it(fn, repetitions, min_time):
     """Seconds per call for each repetition, from CUDA events."""
+    if DEVICE == "cpu":
+        return time_it_cpu(fn, repetitions, min_time)
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
@@ -226,34 +249,44 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--repetitions", type=int, default=9)
     ap.add_argument("--min-time", type=float, default=0.02)
+    ap.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
+    ap.add_argument("--threads", type=int, default=0, help="CPU threads (default: PyTorch's own choice)")
     a = ap.parse_args()
+    global DEVICE, DTYPE
+    DEVICE = a.device
+    ours_prefix, peer_where = ("nvidia", "cuda:0") if DEVICE == "cuda" else ("pocl", "cpu")
     with open(a.ours) as f:
         ours = json.load(f)
     lines = []
     for b in ours["benchmarks"]:
         name = b.get("run_name", b["name"]).split("/")[0]
         line, _, where = name.rpartition("@")
-        if where.startswith("nvidia") and "+" not in where and line not in lines:
+        if where.startswith(ours_prefix) and "+" not in where and line not in lines:
             lines.append(line)
-    torch.backends.cudnn.benchmark = True  # cuDNN picks its fastest algorithm per shape
-    props = torch.cuda.get_device_properties(0)
-    doc = {"context": {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "torch": torch.__version__, "cuda": torch.version.cuda,
-                       "cudnn": str(torch.backends.cudnn.version()), "device.cuda:0.name": props.name,
-                       "repetitions": str(a.repetitions)},
+    doc = {"context": {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "torch": torch.__version__, "repetitions": str(a.repetitions)},
            "benchmarks": []}
-    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
-    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
-    global DTYPE
+    if DEVICE == "cuda":
+        torch.backends.cudnn.benchmark = True  # cuDNN picks its fastest algorithm per shape
+        props = torch.cuda.get_device_properties(0)
+        doc["context"].update({"cuda": torch.version.cuda, "cudnn": str(torch.backends.cudnn.version()), "device.cuda:0.name": props.name})
+        torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+        torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+    else:
+        if a.threads:
+            torch.set_num_threads(a.threads)
+        doc["context"].update({"device.cpu.threads": str(torch.get_num_threads()), "mkldnn": str(torch.backends.mkldnn.is_available())})
     for line in lines:
         op, attrs = parse(line)
         dtype = attrs.get("dtype", "f32")
         DTYPE = DTYPES[dtype]
-        modes = ["fp32", "tf32"] if op.startswith("conv2d") or op in ("matmul", "gemm_bias_act", "gemm_bias_act_bwd") else ["fp32"]
+        tf32 = DEVICE == "cuda" and (op.startswith("conv2d") or op in ("matmul", "gemm_bias_act", "gemm_bias_act_bwd"))
+        modes = ["fp32", "tf32"] if tf32 else ["fp32"]
         if dtype != "f32":
             modes = [dtype]
         for mode in modes:
-            torch.backends.cuda.matmul.allow_tf32 = mode == "tf32"
-            torch.backends.cudnn.allow_tf32 = mode == "tf32"
+            if DEVICE == "cuda":
+                torch.backends.cuda.matmul.allow_tf32 = mode == "tf32"
+                torch.backends.cudnn.allow_tf32 = mode == "tf32"
             try:
                 fn = build(op, attrs)
             except Exception as e:  # report and go on: one unsupported shape must not lose the others
@@ -262,13 +295,14 @@ def main():
             if fn is None:
                 continue
             times, calls = time_it(fn, a.repetitions, a.min_time)
-            name = f"{line}@cuda:0+torch-{mode}"
+            name = f"{line}@{peer_where}+torch-{mode}"
             print(f"{name}: median {sorted(times)[len(times) // 2] * 1e3:.4f} ms")
             for i, t in enumerate(times):
                 doc["benchmarks"].append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
                                           "iterations": calls, "real_time": t * 1e3, "time_unit": "ms"})
             del fn
-            torch.cuda.empty_cache()
+            if DEVICE == "cuda":
+                torch.cuda.empty_cache()
     with open(a.out, "w") as f:
         json.dump(doc, f, indent=1)
 
