@@ -17,11 +17,12 @@ struct Phase {  // one phase of one image and group
   int r0, rstep, nr;  // its taps along r: r0, r0 + rstep, ... (nr of them)
   int s0, sstep, ns;
 };
-#define XGEMM_PARAMS , struct Phase f
-#define XGEMM_SLAB_A(k0, ra) phase_slab_a(a, f, m0, k0, m, k, ra)
-#define XGEMM_SLAB_B(k0, rb) phase_slab_b(b, f, n0, k0, n, k, rb)
-void phase_slab_a(__global const real_t* wt, struct Phase f, int m0, int k0, int m, int k, float4* r);
-void phase_slab_b(__global const real_t* d_y, struct Phase f, int n0, int k0, int n, int k, float4* r);
+struct Gather;  // below: the gathers' state, sized by the core's loads per slab
+#define XGEMM_PARAMS , struct Gather* gs
+#define XGEMM_SLAB_A(k0, ra) phase_slab_a(a, gs, k0, m, k, ra)
+#define XGEMM_SLAB_B(k0, rb) phase_slab_b(b, gs, k0, n, k, rb)
+void phase_slab_a(__global const real_t* wt, struct Gather* gs, int k0, int m, int k, float4* r);
+void phase_slab_b(__global const real_t* d_y, struct Gather* gs, int k0, int n, int k, float4* r);
 #include "xgemm.h"
 
 // The taps t of one axis that reach the inputs a, a + st, a + 2 st, ...: those with (a + pd - t*dl) a
@@ -43,11 +44,10 @@ void phase_taps(int a, int taps, int st, int pd, int dl, int* t0, int* step, int
   *count = *t0 < 0 ? 0 : (taps - *t0 + *step - 1) / *step;
 }
 
-// The tap of the phase at depth e = (k', tap): its filter k' (x), its r (y) and s (z).
-int4 phase_tap(struct Phase f, int e) {
-  const int taps = f.nr * f.ns, t = e % taps;
-  return (int4)(e / taps, f.r0 + (t / f.ns) * f.rstep, f.s0 + (t % f.ns) * f.sstep, 0);
-}
+// A depth of the phase's GEMM: e = (kl * nr + a) * ns + b is filter kl's tap (r0 + a rstep, s0 + b sstep).
+struct Tap {
+  int kl, a, b;
+};
 
 // Where tap (ri, si) of phase pixel (hh, ww) meets d_y: at (hh + off.x, ww + off.y). The phase's taps
 // make (ah + ph - ri*dh) a multiple of sh, so p = (ah + hh*sh + ph - ri*dh) / sh = hh + off.x exactly.
@@ -59,17 +59,72 @@ int2 phase_offset(struct Phase f, int ri, int si) {
 // The input pixel (row, column) of the phase's pixel j.
 int2 phase_pixel(struct Phase f, int j) { return (int2)(f.ah + (j / f.wq) * f.sh, f.aw + (j % f.wq) * f.sw); }
 
-// The slab of W~ at depth k0, laid out as slab_a lays out a [K][M] operand (ta = 1): depth rows of four
-// channels (neighbouring channels of one tap are r*s apart in w).
-void phase_slab_a(__global const real_t* wt, struct Phase f, int m0, int k0, int m, int k, float4* r) {
-  const int lid = get_local_id(1) * NDIMC + get_local_id(0);
+// The gathers' state: the core asks for the slabs in depth order, KWG apart, so each load's tap is
+// stepped from the last slab's (KWG depths = dk filters + da tap rows + db tap columns) instead of
+// divided out of its depth again (divisions cost as much as the FMAs in these gathers).
+struct Gather {
+  struct Phase f;
+  int k0;                   // the slab depth the taps below are at
+  int dk, da, db;           // KWG depths in filters, tap rows, tap columns
+  int2 off0, off_step;      // phase_offset of tap (r0, s0), and its change per tap row and column
+  int a_i[A_LOADS];         // W~: load l's first channel
+  struct Tap a_tap[A_LOADS];
+  int b_j[B_LOADS], b_hh[B_LOADS], b_ww[B_LOADS];  // DY~: load l's first pixel (and its row, column)
+  struct Tap b_tap[B_LOADS];
+};
+
+struct Tap tap_at(struct Phase f, int e) {
+  const int taps = f.nr * f.ns, t = e % taps;
+  return (struct Tap){e / taps, t / f.ns, t % f.ns};
+}
+
+void step_tap(const struct Gather* gs, struct Tap* t) {
+  t->b += gs->db;
+  if (t->b >= gs->f.ns) t->b -= gs->f.ns, ++t->a;
+  t->a += gs->da;
+  if (t->a >= gs->f.nr) t->a -= gs->f.nr, ++t->kl;
+  t->kl += gs->dk;
+}
+
+// This work-item's loads at depth 0: the only divisions (a phase without taps has no depth: the core
+// never asks it for a slab).
+void gather_start(struct Gather* gs, int m0, int n0) {
+  const struct Phase f = gs->f;
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0), taps = f.nr * f.ns;
+  gs->k0 = 0;
+  if (taps == 0) return;
+  gs->dk = KWG / taps;
+  gs->da = (KWG % taps) / f.ns;
+  gs->db = (KWG % taps) % f.ns;
+  gs->off0 = phase_offset(f, f.r0, f.s0);
+  gs->off_step = (int2)(f.rstep * f.dh / f.sh, f.sstep * f.dw / f.sw);  // rstep * dh is a multiple of sh
   _Pragma("unroll") for (int l = 0; l < A_LOADS; ++l) {
     const int idx = lid + l * WGS;
-    const int i = m0 + 4 * (idx % (MWG / 4)), e = k0 + idx / (MWG / 4);
+    gs->a_i[l] = m0 + 4 * (idx % (MWG / 4));
+    gs->a_tap[l] = tap_at(f, idx / (MWG / 4));
+  }
+  _Pragma("unroll") for (int l = 0; l < B_LOADS; ++l) {
+    const int idx = lid + l * WGS, j = n0 + 4 * (idx % (NWG / 4));
+    gs->b_j[l] = j;
+    gs->b_hh[l] = j / f.wq;
+    gs->b_ww[l] = j % f.wq;
+    gs->b_tap[l] = tap_at(f, idx / (NWG / 4));
+  }
+}
+
+// The slab of W~ at depth k0, laid out as slab_a lays out a [K][M] operand (ta = 1): depth rows of four
+// channels (neighbouring channels of one tap are r*s apart in w). It runs before phase_slab_b for the
+// same k0, which moves gs->k0 on.
+void phase_slab_a(__global const real_t* wt, struct Gather* gs, int k0, int m, int k, float4* r) {
+  const struct Phase f = gs->f;
+  const int lid = get_local_id(1) * NDIMC + get_local_id(0);
+  _Pragma("unroll") for (int l = 0; l < A_LOADS; ++l) {
+    if (k0 != gs->k0) step_tap(gs, &gs->a_tap[l]);
+    const int e = k0 + (lid + l * WGS) / (MWG / 4), i = gs->a_i[l];
+    const struct Tap t = gs->a_tap[l];
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     if (e < k) {
-      const int4 t = phase_tap(f, e);
-      __global const real_t* tap = wt + ((long)t.x * f.cg * f.r + t.y) * f.s + t.z;  // channel 0's weight
+      __global const real_t* tap = wt + ((long)t.kl * f.cg * f.r + f.r0 + t.a * f.rstep) * f.s + f.s0 + t.b * f.sstep;  // channel 0's
       for (int d = 0; d < 4; ++d)
         if (i + d < m) v[d] = LD(tap, (long)(i + d) * f.r * f.s);
     }
@@ -79,17 +134,18 @@ void phase_slab_a(__global const real_t* wt, struct Phase f, int m0, int k0, int
 
 // The slab of DY~ at depth k0, laid out as slab_b lays out a [K][N] operand (tb = 0): depth rows of four
 // pixels. 0 where the tap's d_y position falls outside d_y.
-void phase_slab_b(__global const real_t* d_y, struct Phase f, int n0, int k0, int n, int k, float4* r) {
+void phase_slab_b(__global const real_t* d_y, struct Gather* gs, int k0, int n, int k, float4* r) {
+  const struct Phase f = gs->f;
   const int lid = get_local_id(1) * NDIMC + get_local_id(0);
   _Pragma("unroll") for (int l = 0; l < B_LOADS; ++l) {
-    const int idx = lid + l * WGS;
-    const int j = n0 + 4 * (idx % (NWG / 4)), e = k0 + idx / (NWG / 4);
+    if (k0 != gs->k0) step_tap(gs, &gs->b_tap[l]);
+    const int e = k0 + (lid + l * WGS) / (NWG / 4), j = gs->b_j[l];
+    const struct Tap t = gs->b_tap[l];
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     if (e < k && j < n) {
-      const int4 t = phase_tap(f, e);
-      const int2 off = phase_offset(f, t.y, t.z);
-      __global const real_t* plane = d_y + (long)t.x * f.p * f.q;
-      int hh = j / f.wq, ww = j % f.wq;  // then stepped along the row: no division per pixel
+      const int2 off = gs->off0 - (int2)(t.a, t.b) * gs->off_step;
+      __global const real_t* plane = d_y + (long)t.kl * f.p * f.q;
+      int hh = gs->b_hh[l], ww = gs->b_ww[l];  // stepped along the row: no division per pixel
       for (int d = 0; d < 4 && j + d < n; ++d) {
         const int pi = hh + off.x, qi = ww + off.y;
         if (pi >= 0 && pi < f.p && qi >= 0 && qi < f.q) v[d] = LD(plane, pi * f.q + qi);
@@ -98,6 +154,7 @@ void phase_slab_b(__global const real_t* d_y, struct Phase f, int n0, int k0, in
     }
     r[l] = (float4)(v[0], v[1], v[2], v[3]);
   }
+  gs->k0 = k0;
 }
 
 // d_x at channel i, phase pixel j as the direct sum over the taps that reach it. The GEMM multiplies
@@ -139,7 +196,10 @@ void conv2d_igemm_data(__global const real_t* wt, __global const real_t* d_y, __
   if (get_group_id(0) * NWG >= pixels) return;  // past a smaller phase's pixels (whole work-group)
   __global const real_t* wg = wt + (long)group * f.kg * f.cg * r * s;
   __global const real_t* dyg = d_y + ((long)image * k + group * f.kg) * p * q;
-  xgemm_accumulate(f.cg, pixels, depth, wg, 0, 1, dyg, 0, 0, As, Bs, acc, f);
+  struct Gather gs;
+  gs.f = f;
+  gather_start(&gs, get_group_id(1) * MWG, get_group_id(0) * NWG);
+  xgemm_accumulate(f.cg, pixels, depth, wg, 0, 1, dyg, 0, 0, As, Bs, acc, &gs);
   __global real_t* dxg = d_x + ((long)image * c + group * f.cg) * h * w;
 #define AS_IS(v, row, col) (v)
   if (phases == 1) {  // the phase's pixels are d_x's: the core's vector stores
