@@ -119,8 +119,7 @@ std::vector<uint8_t> GuardedBuffer::read_interior() {
   return bytes;
 }
 
-std::vector<float> GuardedBuffer::download() {
-  const std::vector<uint8_t> bytes = read_interior();
+std::vector<float> GuardedBuffer::decode(const std::vector<uint8_t>& bytes) const {
   std::vector<float> values(static_cast<size_t>(elements_));
   if (width_ == 4) {
     std::memcpy(values.data(), bytes.data(), bytes.size());
@@ -129,6 +128,8 @@ std::vector<float> GuardedBuffer::download() {
   }
   return values;
 }
+
+std::vector<float> GuardedBuffer::download() { return decode(read_interior()); }
 
 bool GuardedBuffer::holds(const std::vector<float>& values) {
   // Words, not floats: a NaN's payload survives, and a 16-bit NaN widened to float and back may not.
@@ -164,12 +165,7 @@ std::vector<std::string> GuardedBuffer::inspect(bool expect_written, std::vector
         ++unwritten;
         if (first < 0) first = i;
       }
-    if (interior) {
-      interior->resize(static_cast<size_t>(elements_));
-      if (width_ == 4) std::memcpy(interior->data(), bytes.data(), bytes.size());
-      else
-        for (int64_t i = 0; i < elements_; ++i) (*interior)[static_cast<size_t>(i)] = from_bits(dtype_, static_cast<uint16_t>(word(bytes, i)));
-    }
+    if (interior) *interior = decode(bytes);
     if (unwritten)
       problems.push_back("buffer '" + name_ + "': " + std::to_string(unwritten) + " of " + std::to_string(elements_) +
                          " elements left unwritten (still poisoned), the first at index " + std::to_string(first));

@@ -46,6 +46,7 @@ class GuardedBuffer {
   void write_guards();
   std::vector<uint32_t> read_guard(int64_t first_element);
   std::vector<uint8_t> encode(const std::vector<float>& values) const;  // the words of the format
+  std::vector<float> decode(const std::vector<uint8_t>& bytes) const;   // the interior's words as floats
   std::vector<uint8_t> read_interior();
   uint32_t word(const std::vector<uint8_t>& bytes, int64_t i) const;
   uint32_t poison_word() const;

@@ -163,19 +163,7 @@ class PlanParser {
       need("storage formats (f32 f16 bf16)");
       variant_level();
       if (!v.dtypes.empty()) throw Error("a second 'dtypes' line");
-      std::string items = rest;
-      std::replace(items.begin(), items.end(), ',', ' ');
-      std::istringstream ss(items);
-      std::string item;
-      while (ss >> item) {
-        dtype_from_string(item);  // Error naming the choices
-        if (std::find(v.dtypes.begin(), v.dtypes.end(), item) != v.dtypes.end()) throw Error("dtype " + item + " is listed twice");
-        v.dtypes.push_back(item);
-      }
-      const OpSpec& spec = Registry::get().find(v.op);
-      const bool has_dtype = std::any_of(spec.attrs.begin(), spec.attrs.end(), [](const AttrSpec& a) { return a.name == "dtype"; });
-      if (!has_dtype && (v.dtypes.size() != 1 || v.dtypes[0] != "f32"))
-        throw Error(v.op + " has no dtype attribute: its tensors are float32 (docs/operators.md lists the operators that take f16 and bf16)");
+      v.dtypes = parse_dtypes(rest, v.op);
     } else if (key == "tune") {
       need("NAME=V1,V2,... (a define and the values to try)");
       variant_level();
@@ -428,6 +416,24 @@ std::string class_of(const Variant& v, const Problem& p) {
     if (c.when.empty() || at_plan(v.where, "class " + c.name + " '" + c.when.text() + "'", p, [&] { return c.when.eval_int(env) != 0; }))
       return c.name;
   return "";
+}
+
+std::vector<std::string> parse_dtypes(const std::string& list, const std::string& op) {
+  std::string items = list;
+  std::replace(items.begin(), items.end(), ',', ' ');
+  std::istringstream ss(items);
+  std::vector<std::string> out;
+  std::string item;
+  while (ss >> item) {
+    dtype_from_string(item);  // Error naming the choices
+    if (std::find(out.begin(), out.end(), item) != out.end()) throw Error("dtype " + item + " is listed twice");
+    out.push_back(item);
+  }
+  const OpSpec& spec = Registry::get().find(op);
+  const bool has_dtype = std::any_of(spec.attrs.begin(), spec.attrs.end(), [](const AttrSpec& a) { return a.name == "dtype"; });
+  if (!has_dtype && (out.size() != 1 || out[0] != "f32"))
+    throw Error(op + " has no dtype attribute: its tensors are float32 (docs/operators.md lists the operators that take f16 and bf16)");
+  return out;
 }
 
 std::vector<Variant> parse_plan(const std::string& text, const std::string& path, const std::string& file_dir) {

@@ -108,6 +108,10 @@ struct Variant {
   std::string unmet_requirement() const;
 };
 
+// A `dtypes` list ("f16 bf16" or "f16,bf16") for operator op: Error on an unknown format, a repeat,
+// or a 16-bit format for an operator without a dtype attribute.
+std::vector<std::string> parse_dtypes(const std::string& list, const std::string& op);
+
 // The storage formats v takes, f32 first where it takes f32; whether it takes p's.
 std::vector<std::string> dtypes_of(const Variant& v);
 bool takes_dtype(const Variant& v, const Problem& p);

@@ -156,8 +156,11 @@ std::vector<Variant> variants_for(const KernelSource& s, const std::string& op) 
     v.file = fs::absolute(s.kernel_file).string();
     v.dtypes.clear();  // the default ABI is version 1's, float32, unless --dtypes says more
     if (!s.dtypes.empty()) {  // checked as a plan's dtypes line is
-      Variant with = parse_plan("op " + op + "\nvariant user\ndtypes " + join(s.dtypes, " ") + "\nstep x\nargs 0\nglobal 1\n", "--dtypes").front();
-      v.dtypes = with.dtypes;
+      try {
+        v.dtypes = parse_dtypes(join(s.dtypes, " "), op);
+      } catch (const Error& e) {
+        throw Error(std::string("--dtypes: ") + e.what());
+      }
     }
     for (size_t i = 0; i < v.steps.size(); ++i) v.steps[i].entry = s.entries[i];
     // The ABI's sizes name the seed's defines (TILE, ROW_WG): the kernel is built with them too, and
