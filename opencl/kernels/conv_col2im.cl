@@ -16,14 +16,7 @@ void conv2d_col2im_gemm(__global const real_t* wt, __global const real_t* d_y, _
   const int image = z / g, group = z % g, kg = k / g, rows = c / g * r * s;
   xgemm_accumulate(rows, pq, kg, wt + (long)group * kg * rows, rows, 1, d_y + ((long)image * k + group * kg) * pq, pq, 0, As, Bs, acc);
   __global float* out = columns + z * rows * pq;
-  _Pragma("unroll") for (int i = 0; i < MWI; ++i) {
-    const int row = row_of(i);
-    if (row >= rows) continue;
-    _Pragma("unroll") for (int j = 0; j < NWI; ++j) {
-      const int col = col_of(j);
-      if (col < pq) out[(long)row * pq + col] = acc[i * NWI + j];
-    }
-  }
+  STORE_TILE_FLOAT(out, pq, rows, pq)
 }
 
 // d_x, one work-item per element: the sum over the taps (r, s) whose output position (p, q) exists.

@@ -122,14 +122,7 @@ void conv2d_igemm_weight(__global const real_t* x, __global const real_t* d_y, _
   chunk_start(&f, get_group_id(1) * MWG, get_group_id(0) * NWG, kg, taps);
   xgemm_accumulate(kg, taps, length, d_y, 0, 0, x, 0, 1, As, Bs, acc, &f);
   __global float* out = partial + ((long)split * k + group * kg) * taps;
-  _Pragma("unroll") for (int i = 0; i < MWI; ++i) {
-    const int row = row_of(i);
-    if (row >= kg) continue;
-    _Pragma("unroll") for (int j = 0; j < NWI; ++j) {
-      const int col = col_of(j);
-      if (col < taps) out[(long)row * taps + col] = acc[i * NWI + j];
-    }
-  }
+  STORE_TILE_FLOAT(out, taps, kg, taps)
 }
 
 // d_w[kk, col] as the direct sum over every output position: padded taps are absent, not zeros times

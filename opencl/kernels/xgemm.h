@@ -177,6 +177,18 @@ int col_of(int j) { return get_group_id(0) * NWG + (j / 4) * 4 * NDIMC + 4 * get
     }                                                                                                       \
   }
 
+// Each work-item's accumulators as they are, into a float scratch matrix of m x n with leading
+// dimension ldc (the partials that a later step combines and rounds).
+#define STORE_TILE_FLOAT(c, ldc, m, n)                                                                      \
+  _Pragma("unroll") for (int i = 0; i < MWI; ++i) {                                                         \
+    const int row = row_of(i);                                                                              \
+    if (row >= m) continue;                                                                                 \
+    _Pragma("unroll") for (int j = 0; j < NWI; ++j) {                                                       \
+      const int col = col_of(j);                                                                            \
+      if (col < n) (c)[(long)row * (ldc) + col] = acc[i * NWI + j];                                         \
+    }                                                                                                       \
+  }
+
 // The slabs are float4 arrays: their float4 reads and writes need 16-byte alignment, which a float
 // array does not promise (NVIDIA places __local arrays at 4-byte alignment).
 #define XGEMM_LOCALS                                   \
