@@ -87,6 +87,15 @@ void add_tune_command(CLI::App& app, Context& ctx) {
       KernelChecker kc(rt, opt->source);
       std::cout << "tuning " << opt->op << " on " << device.selector << " (" << device.name << ", driver " << device.driver_version << "), "
                 << o.problems.size() << " problems, budget " << opt->budget << " s\n";
+      // Our plans' winners go to our database (or --db); a plan file's only to a --db of its own: the
+      // database applies to our plans, a plan file takes its winners as its defaults (docs/tuning.md).
+      // Each class's entry is written as soon as it has a best candidate and again when its search
+      // ends, so that a run cut off (a timeout, ^C) keeps what it found.
+      const bool write = !opt->dry_run && (opt->source.ours() || !opt->db.empty());
+      const std::string path = (opt->db.empty() ? plans::tuning_dir() : opt->db) + "/" + plans::tuning_file_name(device.name);
+      o.on_best = [&](const tune::ClassResult& r, bool finished) {
+        if (write) plans::merge_tuning(path, {tune::entry_for(r, opt->op, device, date, finished)});
+      };
       const auto results = tune::tune(kc, o);
       std::vector<plans::TuningEntry> entries;
       for (const auto& r : results) {
@@ -104,13 +113,7 @@ void add_tune_command(CLI::App& app, Context& ctx) {
         std::cout << "winner " << opt->op << "/" << r.variant << " " << r.shape_class << ": " << tune::to_string(r.best->defines) << "  "
                   << entries.back().evidence << "\n";
       }
-      // Our plans' winners go to our database (or --db); a plan file's only to a --db of its own: the
-      // database applies to our plans, a plan file takes its winners as its defaults (docs/tuning.md).
-      if (!entries.empty() && !opt->dry_run && (opt->source.ours() || !opt->db.empty())) {
-        const std::string path = (opt->db.empty() ? plans::tuning_dir() : opt->db) + "/" + plans::tuning_file_name(device.name);
-        plans::merge_tuning(path, entries);
-        std::cout << "tuning database: " << path << "\n";
-      }
+      if (!entries.empty() && write) std::cout << "tuning database: " << path << "\n";
     }
     if (wrong)
       std::cout << wrong << " candidate(s) computed wrong numbers and were discarded (above, with their repros): each is a bug of the kernel at those defines\n";

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <fstream>
+#include <signal.h>  // kill
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -308,12 +309,45 @@ TEST(CliTune, EveryCandidateIsCheckedBeforeItIsTimedAndAWrongOneIsNeverChosen) {
   ASSERT_FALSE(entry.empty()) << "no database entry written";
   EXPECT_EQ(entry.find("VW=4"), std::string::npos) << entry;
   EXPECT_NE(entry.find("(2 wrong, 0 invalid)"), std::string::npos) << entry;
+  EXPECT_EQ(entry.find("written while the search went on"), std::string::npos) << "the search ended: its entry says so\n" << entry;
   // Each wrong candidate's repro fails again on its own.
   const size_t at = r.output.find("repro: plumbline ");
   ASSERT_NE(at, std::string::npos);
   const std::string repro = r.output.substr(at + 17, r.output.find('\n', at) - at - 17);
   const Outcome again = run(repro);
   EXPECT_EQ(again.status, 1) << repro << "\n" << again.output;
+}
+
+TEST(CliTune, ARunCutOffKeepsTheBestCandidateSoFar) {
+  // tune writes a class's entry whenever it has a new best, before it prints "best so far": killed
+  // right after that line (as a timeout would), the database already holds the entry, marked as cut
+  // off. No timing involved: the kill follows the line.
+  const fs::path db = temp_dir() / "tuning_db_cut";
+  fs::remove_all(db);
+  const std::string plan = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/vadd_tunable.plan";
+  const std::string cmd = "sh -c 'echo $$; exec " + std::string(PLUMBLINE_BINARY) + " tune add --plan " + plan +
+                          " --problem add:n=100000 --device pocl:0 --budget 600 --db " + db.string() + "' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char line[4096];
+  ASSERT_NE(fgets(line, sizeof line, p), nullptr);
+  const pid_t pid = std::atoi(line);
+  std::string seen;
+  while (fgets(line, sizeof line, p)) {
+    seen += line;
+    if (std::string(line).find("best so far") != std::string::npos) break;
+  }
+  kill(pid, SIGKILL);
+  pclose(p);
+  ASSERT_NE(seen.find("best so far"), std::string::npos) << seen;
+  std::string entry;
+  for (const auto& f : fs::directory_iterator(db)) {
+    std::ifstream in(f.path());
+    for (std::string l; std::getline(in, l);)
+      if (l.find(" | add | vadd | all | ") != std::string::npos) entry = l;
+  }
+  ASSERT_FALSE(entry.empty()) << "nothing written before the kill\n" << seen;
+  EXPECT_NE(entry.find("written while the search went on"), std::string::npos) << entry;
 }
 
 // ---- a kernel that crashes, hangs or asks for too much never takes the run down --------------------

@@ -143,6 +143,10 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       r.tried.push_back(c);
       const bool better = c.status == "timed" && (!r.best || c.seconds < r.best->seconds);
       if (better) r.best = c;
+      if (better && o.on_best) {  // before the progress line: who reads "best so far" finds it written
+        r.elapsed = since(t0);
+        o.on_best(r, false);
+      }
       report(c, why);
       return better;
     };
@@ -187,19 +191,21 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
         while (since(t0) < per_class && next < order.size()) moved = attempt(order[next++], "") || moved;
     }
     r.elapsed = since(t0);
+    if (r.best && o.on_best) o.on_best(r, true);
   }
   return results;
 }
 
-plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date) {
+plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date,
+                             bool finished) {
   if (!r.best) throw Error(op + "/" + r.variant + " class " + r.shape_class + ": no candidate passed its checks");
   std::string problems;
   for (const auto& p : r.problems) problems += (problems.empty() ? "" : " ") + p.line();
   char defaults[64] = "", buf[512];
   if (r.defaults) std::snprintf(defaults, sizeof defaults, ", the plan's defaults %.1f GFLOP/s", r.flops / r.defaults->seconds / 1e9);
-  std::snprintf(buf, sizeof buf, "%.1f GFLOP/s (%.4f ms)%s; %zu candidates in %.0f s (%d wrong, %d invalid); %s on ",
+  std::snprintf(buf, sizeof buf, "%.1f GFLOP/s (%.4f ms)%s; %zu candidates in %.0f s (%d wrong, %d invalid)%s; %s on ",
                 r.flops / r.best->seconds / 1e9, r.best->seconds * 1e3, defaults, r.tried.size(), r.elapsed, r.count("wrong"),
-                r.count("invalid"), date.c_str());
+                r.count("invalid"), finished ? "" : ", written while the search went on (it was cut off here)", date.c_str());
   return {device.name, device.driver_version, op, r.variant, r.shape_class, r.best->defines, buf + problems, {}};
 }
 

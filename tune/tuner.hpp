@@ -19,6 +19,8 @@
 
 namespace plumbline::tune {
 
+struct ClassResult;
+
 struct TuneOptions {
   std::string op;
   std::vector<Problem> problems;  // of op; each tunable variant is tuned per shape class of these
@@ -30,6 +32,10 @@ struct TuneOptions {
   uint64_t seed = 1;
   std::vector<Defines> start;     // candidates to try first (after the defaults): known good ones
   std::function<void(const std::string&)> progress;  // one line per candidate
+  // Called with a class's result whenever it has a new best candidate (the search still running) and
+  // once more when its search ends: `plumbline tune` writes the entry each time, so that a run cut
+  // off by a timeout keeps what it found.
+  std::function<void(const ClassResult&, bool finished)> on_best;
 };
 
 struct Candidate {
@@ -51,7 +57,9 @@ struct ClassResult {
 
 std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o);
 
-// The database entry for a class's winner, with the evidence a reviewer reads.
-plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date);
+// The database entry for a class's winner, with the evidence a reviewer reads; an entry written while
+// the search went on (finished = false) says so.
+plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date,
+                             bool finished = true);
 
 }  // namespace plumbline::tune
