@@ -59,3 +59,56 @@ __kernel void bias_add_backward_copy(__global const real_t* d_y, __global real_t
     for (long i = 4 * q; i < total; ++i) ST(d_x, i, LD(d_y, i));
   }
 }
+
+// ---- the `vec` variants: four elements a load ------------------------------------------------------
+// Work-item t of work-group g takes the quads (four consecutive elements, 16-byte aligned in float32:
+// 4 q from the buffer's start) q = g * WG * QUADS + t + k * WG, k < QUADS: each load and store is a
+// float4 beside the next work-item's. The last, partial quad goes element by element. Global size
+// WG * cdiv(cdiv(elements, 4), WG * QUADS).
+#ifndef WG  // the plan (elementwise.plan) defines these; the defaults serve a build without it
+#define WG 256
+#endif
+#ifndef QUADS
+#define QUADS 2
+#endif
+#define FOR_EACH_QUAD(total, QUAD, ONE)                                                        \
+  _Pragma("unroll") for (int k = 0; k < QUADS; ++k) {                                          \
+    const long q = (long)get_group_id(0) * WG * QUADS + get_local_id(0) + (long)k * WG;         \
+    if (4 * q + 3 < (total)) {                                                                 \
+      const long i = 4 * q;                                                                    \
+      QUAD;                                                                                    \
+    } else {                                                                                   \
+      for (long i = 4 * q; i < (total); ++i) ONE;                                              \
+    }                                                                                          \
+  }
+
+float4 act4(int act, float4 v) { return (float4)(act_value(act, v.x), act_value(act, v.y), act_value(act, v.z), act_value(act, v.w)); }
+float4 slope4(int act, float4 v) { return (float4)(act_slope(act, v.x), act_slope(act, v.y), act_slope(act, v.z), act_slope(act, v.w)); }
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void act_forward4(__global const real_t* x, __global real_t* y, int n, int act) {
+  FOR_EACH_QUAD(n, ST4(y + i, act4(act, LD4(x + i))), ST(y, i, act_value(act, LD(x, i))))
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void act_backward4(__global const real_t* x, __global const real_t* d_y, __global real_t* d_x, int n, int act) {
+  FOR_EACH_QUAD(n, ST4(d_x + i, LD4(d_y + i) * slope4(act, LD4(x + i))), ST(d_x, i, LD(d_y, i) * act_slope(act, LD(x, i))))
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void add4(__global const real_t* a, __global const real_t* b, __global real_t* y, int n) {
+  FOR_EACH_QUAD(n, ST4(y + i, LD4(a + i) + LD4(b + i)), ST(y, i, LD(a, i) + LD(b, i)))
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void mul4(__global const real_t* a, __global const real_t* b, __global real_t* y, int n) {
+  FOR_EACH_QUAD(n, ST4(y + i, LD4(a + i) * LD4(b + i)), ST(y, i, LD(a, i) * LD(b, i)))
+}
+
+// bias_add: the four elements of a quad may straddle rows (n % 4 != 0): each finds its column.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void bias_add4(__global const real_t* x, __global const real_t* bias, __global real_t* y, int m, int n) {
+  FOR_EACH_QUAD((long)m * n,
+                ST4(y + i, LD4(x + i) + (float4)(LD(bias, i % n), LD(bias, (i + 1) % n), LD(bias, (i + 2) % n), LD(bias, (i + 3) % n))),
+                ST(y, i, LD(x, i) + LD(bias, i % n)))
+}
