@@ -137,10 +137,11 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       o.progress(o.op + "/" + r.variant + " " + r.shape_class + " " + head + to_string(c.defines) + ": " + describe(c, r.flops) +
                  (c.status == "timed" && r.best && r.best->defines == c.defines ? "  best so far" : "") + why);
     };
-    auto attempt = [&](const Defines& d, const char* why) {
+    auto attempt = [&](const Defines& d, const char* why, bool defaults = false) {
       if (!seen.insert(d).second) return false;
       const Candidate c = evaluate(kc, base, d, r.problems, o);
       r.tried.push_back(c);
+      if (defaults && c.status == "timed") r.defaults = c;  // before on_best: its entry quotes them
       const bool better = c.status == "timed" && (!r.best || c.seconds < r.best->seconds);
       if (better) r.best = c;
       if (better && o.on_best) {  // before the progress line: who reads "best so far" finds it written
@@ -151,8 +152,7 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       return better;
     };
     // The plan's defaults, the database's entries for this device (a warm start), then random ones.
-    attempt(space.defaults(), " (the plan's defaults)");
-    if (!r.tried.empty() && r.tried.back().status == "timed") r.defaults = r.tried.back();
+    attempt(space.defaults(), " (the plan's defaults)", true);
     for (const auto& d : o.start) {
       Defines ordered;  // in the variant's order, every tunable given
       for (const auto& [name, values] : base.tunables)
