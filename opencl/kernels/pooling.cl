@@ -182,3 +182,30 @@ __kernel void max_pool_gather(__global const float* arg, __global const real_t* 
     }
   ST(d_x, e, g);
 }
+
+// The `planes` variant of max_pool2d_bwd: the same two steps with a plane per global row (axis 1), so
+// that a work-item finds its cell with one 32-bit division instead of three 64-bit ones (64-bit
+// division is a long software routine on GPUs: it, not memory, bounded the steps above). Global size
+// (roundup(cells of a plane, 256), n * c); axis 1 allows 65535 planes on NVIDIA (the plan's `when`).
+__kernel void max_pool_argmax_planes(__global const real_t* x, __global float* arg, int n, int c, int h, int w, int kh, int kw,
+                                     int sh, int sw, int ph, int pw) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw), cell = get_global_id(0);
+  if (cell >= oh * ow) return;
+  const long plane = get_global_id(1);
+  const int i = cell / ow, j = cell - i * ow;
+  arg[plane * oh * ow + cell] = as_float(window_argmax(x + plane * h * w, h, w, kh, kw, sh, sw, ph, pw, i, j));
+}
+__kernel void max_pool_gather_planes(__global const float* arg, __global const real_t* d_y, __global real_t* d_x, int n, int c,
+                                     int h, int w, int kh, int kw, int sh, int sw, int ph, int pw) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw), cell = get_global_id(0);
+  if (cell >= h * w) return;
+  const long plane = get_global_id(1);
+  const int r = cell / w, col = cell - r * w;
+  __global const float* args = arg + plane * oh * ow;
+  __global const real_t* grads = d_y + plane * oh * ow;
+  float g = 0.0f;
+  for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
+    for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
+      if (as_int(args[i * ow + j]) == cell) g += LD(grads, i * ow + j);
+  ST(d_x, plane * h * w + cell, g);
+}
