@@ -95,6 +95,25 @@ void place_edge_values(TensorF& t, Rng& rng, DType d) {
       place(special);
 }
 
+// Attention masks: about a quarter of the rows (the last dimension) get a run of -Inf of random place
+// and length, never the whole row, and their other values are made finite. Without such rows every
+// -Inf of an edge tensor shares its row with the NaN and +Inf placed above, and a softmax whose
+// running maximum starts at -Inf and meets -Inf first (exp(-Inf - -Inf) = NaN) passed every check.
+void mask_rows(TensorF& t, Rng& rng, DType d) {
+  const int64_t cols = t.shape.rank() ? t.shape[t.shape.rank() - 1] : 1;
+  if (cols < 2) return;
+  for (int64_t r = 0; r < t.numel() / cols; ++r) {
+    if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) continue;
+    const int64_t len = std::uniform_int_distribution<int64_t>(1, cols - 1)(rng);
+    const int64_t start = std::uniform_int_distribution<int64_t>(0, cols - len)(rng);
+    for (int64_t j = 0; j < cols; ++j) {
+      float& x = t[r * cols + j];
+      if (j >= start && j < start + len) x = -std::numeric_limits<float>::infinity();
+      else if (!std::isfinite(x)) x = sample(Values::Normal, rng, d);
+    }
+  }
+}
+
 }  // namespace
 
 void fill(TensorF& t, Values v, Rng& rng, DType d) {
@@ -106,6 +125,10 @@ TensorF make_input(const TensorDecl& decl, Values v, Rng& rng, DType d) {
   TensorF t(decl.shape);
   switch (decl.domain) {
     case Domain::Real: fill(t, v, rng, d); break;
+    case Domain::Logits:
+      fill(t, v, rng, d);
+      if (v == Values::Edge) mask_rows(t, rng, d);
+      break;
     case Domain::ClassIndex:
       for (auto& x : t.data) x = static_cast<float>(std::uniform_int_distribution<int64_t>(0, decl.classes - 1)(rng));
       break;

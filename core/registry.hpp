@@ -33,6 +33,7 @@ enum class Domain {
   ClassIndex,    // integers in [0, classes): class labels stored as floats
   Distribution,     // non-negative rows that sum to 1 (soft labels, softmax outputs)
   LogDistribution,  // the logarithms of such rows (log_softmax outputs; log 0 = -Inf)
+  Logits,           // any float; edge tensors also get masked rows: a run of -Inf, the rest finite
 };
 
 struct TensorDecl {

@@ -12,7 +12,7 @@ std::vector<AttrSpec> rows_attrs() {
 Signature softmax_signature(const Problem& p) {
   const int64_t m = p.i("m"), n = p.i("n");
   Signature s;
-  s.inputs = {{"x", Shape{m, n}}};
+  s.inputs = {{"x", Shape{m, n}, Domain::Logits}};
   s.outputs = {{"y", Shape{m, n}}};
   s.flops = 5.0 * m * n;
   return s;
@@ -38,7 +38,7 @@ std::vector<AttrSpec> ce_attrs() {
 Signature ce_signature(const Problem& p) {
   const int64_t b = p.i("b"), c = p.i("c");
   Signature s;
-  s.inputs = {{"logits", Shape{b, c}}};
+  s.inputs = {{"logits", Shape{b, c}, Domain::Logits}};
   if (p.s("labels") == "index")
     s.inputs.push_back({"target", Shape{b}, Domain::ClassIndex, c});
   else

@@ -146,3 +146,53 @@ void cross_entropy_finish(__global const float* row_loss, __global float* loss, 
   const float total = workgroup_sum(s, part);
   if (get_local_id(0) == 0) loss[0] = total / (float)b;
 }
+
+// The `wide` variants' row statistics in one pass over the row (online softmax): each work-item keeps
+// its running maximum m and its sum s of exp(x - m), rescaled when m grows; the work-group then
+// combines the pairs in a tree. The row is read twice in all (statistics, output), not three times.
+// Edge values as row_max_sum: a NaN makes s NaN (the row's outputs NaN); -Inf adds nothing; an
+// +Inf maximum makes exp(Inf - Inf) NaN, as in the reference's exp(x - max).
+float2 combine_max_sum(float2 a, float2 b) {  // (m, s) pairs: the larger maximum, the sums rescaled to it
+  const float m = fmax(a.x, b.x);
+  return (float2)(m, (a.y == 0.0f ? 0.0f : a.y * exp(a.x - m)) + (b.y == 0.0f ? 0.0f : b.y * exp(b.x - m)));
+}
+void row_max_sum_online(__global const real_t* x, int n, __local float2* part, float* mx, float* sum) {
+  const int lid = get_local_id(0);
+  float m = -INFINITY, s = 0.0f;
+  for (int j = lid; j < n; j += ROW_WG) {
+    const float v = LD(x, j);
+    if (v > m) {
+      s = s * exp(m - v) + 1.0f;
+      m = v;
+    } else if (v != -INFINITY) {
+      s += exp(v - m);  // NaN: s turns NaN; v == m == +Inf: exp(NaN)
+    }
+  }
+  part[lid] = (float2)(m, s);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = ROW_WG / 2; k > 0; k >>= 1) {
+    if (lid < k) part[lid] = combine_max_sum(part[lid], part[lid + k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *mx = part[0].x;
+  *sum = part[0].y;
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void softmax_forward_online(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local float2 part[ROW_WG];
+  const long row = get_group_id(0);
+  float mx, sum;
+  row_max_sum_online(x + row * n, n, part, &mx, &sum);
+  for (int j = get_local_id(0); j < n; j += ROW_WG) ST(y, row * n + j, exp(LD(x, row * n + j) - mx) / sum);
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void log_softmax_forward_online(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local float2 part[ROW_WG];
+  const long row = get_group_id(0);
+  float mx, sum;
+  row_max_sum_online(x + row * n, n, part, &mx, &sum);
+  const float lse = log(sum);
+  for (int j = get_local_id(0); j < n; j += ROW_WG) ST(y, row * n + j, (LD(x, row * n + j) - mx) - lse);
+}
