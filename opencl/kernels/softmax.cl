@@ -196,3 +196,55 @@ void log_softmax_forward_online(__global const real_t* x, __global real_t* y, in
   const float lse = log(sum);
   for (int j = get_local_id(0); j < n; j += ROW_WG) ST(y, row * n + j, (LD(x, row * n + j) - mx) - lse);
 }
+
+// The `lanes` variants for rows shorter than a work-group's worth of work (attention rows of 512):
+// a work-group of ROW_WG work-items takes ROW_WG / LANES rows, LANES work-items a row, with the
+// online statistics above; each row's (maximum, sum) pairs are combined in a tree over its LANES
+// entries of local memory (every work-item reaches every barrier, rows past m included).
+#ifndef LANES
+#define LANES 32
+#endif
+void rows_max_sum_lanes(__global const real_t* x, int m, int n, __local float2* part, long* row, float* mx, float* sum) {
+  const int lid = get_local_id(0), lane = lid % LANES, first = lid - lane;
+  *row = (long)get_group_id(0) * (ROW_WG / LANES) + lid / LANES;
+  float mr = -INFINITY, s = 0.0f;
+  if (*row < m)
+    for (int j = lane; j < n; j += LANES) {
+      const float v = LD(x, *row * n + j);
+      if (v > mr) {
+        s = s * exp(mr - v) + 1.0f;
+        mr = v;
+      } else if (v != -INFINITY) {
+        s += exp(v - mr);
+      }
+    }
+  part[lid] = (float2)(mr, s);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = LANES / 2; k > 0; k >>= 1) {
+    if (lane < k) part[lid] = combine_max_sum(part[lid], part[lid + k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *mx = part[first].x;
+  *sum = part[first].y;
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void softmax_forward_lanes(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local float2 part[ROW_WG];
+  long row;
+  float mx, sum;
+  rows_max_sum_lanes(x, m, n, part, &row, &mx, &sum);
+  if (row < m)
+    for (int j = get_local_id(0) % LANES; j < n; j += LANES) ST(y, row * n + j, exp(LD(x, row * n + j) - mx) / sum);
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void log_softmax_forward_lanes(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local float2 part[ROW_WG];
+  long row;
+  float mx, sum;
+  rows_max_sum_lanes(x, m, n, part, &row, &mx, &sum);
+  const float lse = log(sum);
+  if (row < m)
+    for (int j = get_local_id(0) % LANES; j < n; j += LANES) ST(y, row * n + j, (LD(x, row * n + j) - mx) - lse);
+}
