@@ -105,10 +105,14 @@ void mul4(__global const real_t* a, __global const real_t* b, __global real_t* y
   FOR_EACH_QUAD(n, ST4(y + i, LD4(a + i) * LD4(b + i)), ST(y, i, LD(a, i) * LD(b, i)))
 }
 
-// bias_add: the four elements of a quad may straddle rows (n % 4 != 0): each finds its column.
+// bias_add: the four elements of a quad may straddle rows (n % 4 != 0): the first finds its column
+// (one 64-bit remainder, a long routine on GPUs), the others step from it, wrapping at n.
+int next_column(int col, int n) { return col + 1 == n ? 0 : col + 1; }
+float4 bias4(__global const real_t* bias, long i, int n) {
+  const int c0 = i % n, c1 = next_column(c0, n), c2 = next_column(c1, n), c3 = next_column(c2, n);
+  return (float4)(LD(bias, c0), LD(bias, c1), LD(bias, c2), LD(bias, c3));
+}
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void bias_add4(__global const real_t* x, __global const real_t* bias, __global real_t* y, int m, int n) {
-  FOR_EACH_QUAD((long)m * n,
-                ST4(y + i, LD4(x + i) + (float4)(LD(bias, i % n), LD(bias, (i + 1) % n), LD(bias, (i + 2) % n), LD(bias, (i + 3) % n))),
-                ST(y, i, LD(x, i) + LD(bias, i % n)))
+  FOR_EACH_QUAD((long)m * n, ST4(y + i, LD4(x + i) + bias4(bias, i, n)), ST(y, i, LD(x, i) + LD(bias, i % n)))
 }

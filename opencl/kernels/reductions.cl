@@ -60,9 +60,6 @@ void transpose(__global const real_t* x, __global real_t* y, int m, int n) {
 #ifndef SUM_CHUNK
 #define SUM_CHUNK 8192
 #endif
-#if SUM_CHUNK % (4 * SUM_WG) != 0
-#error "reduce_partials: SUM_CHUNK must be a multiple of 4 * SUM_WG (the require line in reductions.plan)"
-#endif
 
 __kernel __attribute__((reqd_work_group_size(SUM_WG, 1, 1)))
 void reduce_partials(__global const real_t* x, __global float* partial, int m, int n, int over, int mean) {
@@ -75,13 +72,7 @@ void reduce_partials(__global const real_t* x, __global float* partial, int m, i
   const int lid = get_local_id(0);
   float s = 0.0f;
   long done = 0;
-  if ((start & 3) == 0 && count == SUM_CHUNK) {  // a whole aligned chunk: every load in flight before the adds
-    float4 v[SUM_CHUNK / (4 * SUM_WG)];
-    _Pragma("unroll") for (int i = 0; i < SUM_CHUNK / (4 * SUM_WG); ++i) v[i] = LD4(x + start + 4 * (lid + i * SUM_WG));
-    _Pragma("unroll") for (int i = 0; i < SUM_CHUNK / (4 * SUM_WG); ++i)
-      s += mean ? v[i].x * scale + v[i].y * scale + v[i].z * scale + v[i].w * scale : v[i].x + v[i].y + v[i].z + v[i].w;
-    done = count;
-  } else if ((start & 3) == 0) {  // aligned to four elements: vector loads over the chunk's whole quads
+  if ((start & 3) == 0) {  // aligned to four elements: vector loads over the chunk's whole quads
     for (long q = lid; q < count / 4; q += SUM_WG) {
       const float4 v = LD4(x + start + 4 * q);
       s += mean ? v.x * scale + v.y * scale + v.z * scale + v.w * scale : v.x + v.y + v.z + v.w;
