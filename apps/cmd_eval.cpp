@@ -54,17 +54,18 @@ void add_eval_command(CLI::App& app, Context& ctx) {
     }
     std::vector<TensorD> in;
     for (size_t i = 0; i < opt->inputs.size(); ++i) {
-      in.push_back(read_npy<double>(opt->inputs[i], sig.dtype));
+      const DType format = sig.storage_of(sig.inputs[i]);
+      in.push_back(read_npy<double>(opt->inputs[i], format));
       if (in.back().shape != sig.inputs[i].shape)
         throw Error(opt->inputs[i] + ": input '" + sig.inputs[i].name + "' must have shape " + sig.inputs[i].shape.str() +
                     ", the file holds " + in.back().shape.str());
       // Every value must be one of the storage format's: rounding it here would evaluate other inputs than the user's.
       for (int64_t j = 0; j < in.back().numel(); ++j) {
         const double v = in.back()[j];
-        if (!representable(sig.dtype, static_cast<float>(v)) || (!std::isnan(v) && static_cast<double>(static_cast<float>(v)) != v))
+        if (!representable(format, static_cast<float>(v)) || (!std::isnan(v) && static_cast<double>(static_cast<float>(v)) != v))
           throw Error(opt->inputs[i] + ": element " + std::to_string(j) + " of input '" + sig.inputs[i].name + "' (" + std::to_string(v) +
-                      ") is not a " + to_string(sig.dtype) + " value, and " + p.line() + " stores its tensors in " + to_string(sig.dtype) +
-                      ": round the input to " + to_string(sig.dtype) + " first (docs/operators.md, \"Storage formats\")");
+                      ") is not a " + to_string(format) + " value, and " + p.line() + " stores '" + sig.inputs[i].name + "' in " +
+                      to_string(format) + ": round the input to " + to_string(format) + " first (docs/operators.md, \"Storage formats\")");
       }
     }
     std::filesystem::create_directories(opt->out);
@@ -89,7 +90,7 @@ void add_eval_command(CLI::App& app, Context& ctx) {
     const Execution ex = kernels.execute(p, in_f);
     for (size_t i = 0; i < ex.outputs.size(); ++i) {
       // f16 outputs as float16; bf16 outputs as float32 containers of the bf16 values (NumPy has no bf16).
-      if (sig.dtype == DType::F16) write_npy_f16(path_of(i), ex.outputs[i]);
+      if (sig.storage_of(sig.outputs[i]) == DType::F16) write_npy_f16(path_of(i), ex.outputs[i]);
       else write_npy(path_of(i), ex.outputs[i]);
       std::cout << path_of(i) << "  " << ex.outputs[i].shape.str() << "  (" << device.selector << ", variant " << kernels.select(p).name << ")\n";
     }

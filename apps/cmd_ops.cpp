@@ -81,7 +81,14 @@ void add_ops_command(CLI::App& app, Context& ctx) {
       std::cout << "\n    out:";
       for (const auto& t : s.outputs) std::cout << " " << t.name << t.shape.str();
       std::cout << "\n";
-      if (p.has("dtype")) std::cout << "    dtype: f32 (default), f16, bf16 (docs/operators.md, \"Storage formats\")\n";
+      if (p.has("dtype")) {
+        std::string f32_always;  // tensors that stay float32 in every format (class indices)
+        Signature in16 = s;
+        in16.dtype = DType::F16;
+        for (const auto& t : s.inputs) if (in16.storage_of(t) == DType::F32) f32_always += (f32_always.empty() ? "" : ", ") + t.name;
+        std::cout << "    dtype: f32 (default), f16, bf16" << (f32_always.empty() ? "" : "; " + f32_always + " stays f32 in each")
+                  << " (docs/operators.md, \"Storage formats\")\n";
+      }
       if (*variants) print_variants(variants_json(spec.name));
     }
     if (*json) std::cout << all.dump(1) << "\n";

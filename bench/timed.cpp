@@ -11,10 +11,10 @@ TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, c
   ocl::Runtime& rt = kc.runtime();
   Rng rng(seed);
   for (const auto& decl : sig.inputs) {
-    in_.push_back(rt.buffer(decl.name, decl.shape.numel(), sig.dtype));
-    in_.back().upload(make_input(decl, Values::Normal, rng, sig.dtype).data);
+    in_.push_back(rt.buffer(decl.name, decl.shape.numel(), sig.storage_of(decl)));
+    in_.back().upload(make_input(decl, Values::Normal, rng, sig.storage_of(decl)).data);
   }
-  for (const auto& decl : sig.outputs) out_.push_back(rt.buffer(decl.name, decl.shape.numel(), sig.dtype));
+  for (const auto& decl : sig.outputs) out_.push_back(rt.buffer(decl.name, decl.shape.numel(), sig.storage_of(decl)));
   const std::vector<int64_t> scratch = plans::scratch_floats(variant_, p);
   for (size_t i = 0; i < scratch.size(); ++i) scratch_.push_back(rt.buffer(variant_.scratch[i].name, scratch[i]));
   for (auto& b : in_) buffers_.tensors[b.name()] = &b;

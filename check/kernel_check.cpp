@@ -127,8 +127,8 @@ void KernelChecker::check_fits(const Problem& p, const plans::Variant& v) {
       throw Error(p.line() + ": " + what + " '" + name + "' needs " + gib(bytes) + ", more than the largest allocation of " +
                   dev.selector + " (" + dev.name + "), " + gib(static_cast<double>(dev.max_alloc_bytes)));
   };
-  for (const auto& t : sig.inputs) tensor(t.name, t.shape.numel(), "input", sig.dtype), host_elements += static_cast<double>(t.shape.numel());
-  for (const auto& t : sig.outputs) tensor(t.name, t.shape.numel(), "output", sig.dtype), host_elements += static_cast<double>(t.shape.numel());
+  for (const auto& t : sig.inputs) tensor(t.name, t.shape.numel(), "input", sig.storage_of(t)), host_elements += static_cast<double>(t.shape.numel());
+  for (const auto& t : sig.outputs) tensor(t.name, t.shape.numel(), "output", sig.storage_of(t)), host_elements += static_cast<double>(t.shape.numel());
   const std::vector<int64_t> scratch = plans::scratch_floats(v, p);
   for (size_t i = 0; i < scratch.size(); ++i) tensor(v.scratch[i].name, scratch[i], "scratch buffer", DType::F32);
   if (device_total > static_cast<double>(dev.global_mem_bytes))
@@ -162,11 +162,11 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
   for (size_t i = 0; i < sig.inputs.size(); ++i) {
     if (inputs[i].shape != sig.inputs[i].shape)
       throw Error(p.line() + ": input '" + sig.inputs[i].name + "' must have shape " + sig.inputs[i].shape.str());
-    in_b.push_back(rt_.buffer(sig.inputs[i].name, sig.inputs[i].shape.numel(), sig.dtype));
+    in_b.push_back(rt_.buffer(sig.inputs[i].name, sig.inputs[i].shape.numel(), sig.storage_of(sig.inputs[i])));
     in_b.back().upload(inputs[i].data);
   }
   for (const auto& decl : sig.outputs) {
-    out_b.push_back(rt_.buffer(decl.name, decl.shape.numel(), sig.dtype));
+    out_b.push_back(rt_.buffer(decl.name, decl.shape.numel(), sig.storage_of(decl)));
     out_b.back().poison();
   }
   // Scratch starts poisoned too: a step that reads scratch another step never wrote sees NaN.
@@ -252,7 +252,7 @@ CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t 
   std::snprintf(buf, sizeof buf, "the full reference costs %.3g FLOPs: checking a sample of the outputs", sig.flops);
   say(buf, large);
   std::vector<TensorF> in_f;
-  for (size_t i = 0; i < sig.inputs.size(); ++i) in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i, sig.dtype));
+  for (size_t i = 0; i < sig.inputs.size(); ++i) in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i, sig.storage_of(sig.inputs[i])));
   say("inputs drawn, running the kernel", large);
   const std::optional<Execution> ex = execute_case(p, in_f, variant, r);
   if (!ex) return r;

@@ -10,8 +10,8 @@ namespace plumbline {
 
 double Signature::bytes() const {
   double b = 0;
-  for (const auto& t : inputs) b += bytes_of(dtype) * static_cast<double>(t.shape.numel());
-  for (const auto& t : outputs) b += bytes_of(dtype) * static_cast<double>(t.shape.numel());
+  for (const auto& t : inputs) b += bytes_of(storage_of(t)) * static_cast<double>(t.shape.numel());
+  for (const auto& t : outputs) b += bytes_of(storage_of(t)) * static_cast<double>(t.shape.numel());
   return b;
 }
 

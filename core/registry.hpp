@@ -48,7 +48,10 @@ struct Signature {
   std::vector<TensorDecl> outputs;
   double flops = 0;  // floating-point operations of one evaluation, multiply and add counted apart
 
-  DType dtype = DType::F32;  // the storage format of every tensor (core/dtype.hpp); signature_of sets it
+  DType dtype = DType::F32;  // the problem's storage format (core/dtype.hpp); signature_of sets it
+  // The format tensor t is stored in: the problem's, except class indices, which stay float32 in
+  // every format (indices up to 50257 are not f16 values, and bf16 holds integers only up to 256).
+  DType storage_of(const TensorDecl& t) const { return t.domain == Domain::ClassIndex ? DType::F32 : dtype; }
   double bytes() const;   // bytes read and written, each tensor once
   const TensorDecl& input(const std::string& name) const;
   const TensorDecl& output(const std::string& name) const;

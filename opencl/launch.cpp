@@ -123,6 +123,15 @@ void set_value(cl::Kernel& k, cl_uint i, const Param& p, const plans::Value& v, 
   throw Error(what + ": plumbline cannot pass a value to a parameter of type " + t);
 }
 
+// The storage format of p's tensor `name` (Signature::storage_of: class indices stay float32).
+DType tensor_format(const Problem& p, const std::string& name) {
+  const Signature sig = signature_of(p);
+  for (const auto* list : {&sig.inputs, &sig.outputs})
+    for (const auto& t : *list)
+      if (t.name == name) return sig.storage_of(t);
+  return sig.dtype;
+}
+
 // Binds the step's arguments to the kernel's parameters.
 void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers* b,
                const std::vector<Param>& ps, size_t& local_bytes) {
@@ -148,7 +157,7 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
         if (pr.known && pr.address != CL_KERNEL_ARG_ADDRESS_GLOBAL && pr.address != CL_KERNEL_ARG_ADDRESS_CONSTANT)
           throw Error(what + ": a buffer needs a global pointer parameter");
         if (pr.known) {  // the parameter's type against the buffer's storage format (scratch: float32)
-          const DType d = kind == plans::Arg::Kind::Tensor ? dtype_of(p) : DType::F32;
+          const DType d = kind == plans::Arg::Kind::Tensor ? tensor_format(p, a.name) : DType::F32;
           const bool ok = d == DType::F32 ? pr.type.rfind("float", 0) == 0
                           : d == DType::F16 ? pr.type.rfind("half", 0) == 0
                                             : pr.type.rfind("ushort", 0) == 0 || pr.type.rfind("short", 0) == 0;

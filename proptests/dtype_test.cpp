@@ -24,6 +24,23 @@ using plumbline::test::error_of;
 
 namespace {
 
+// Every built-in operator takes a dtype; an operator added by another project (check/extend.hpp) may
+// not. This one stands for such an operator.
+const char* without_dtype() {
+  static const bool added = [] {
+    Registry::add({"float32_only", "elementwise", "y = x", "", {{.name = "n", .kind = AttrKind::Int, .def = int64_t{1}, .min = 1}},
+                   [](const Problem& p) {
+                     Signature s;
+                     s.inputs = {{"x", Shape{p.i("n")}}};
+                     s.outputs = {{"y", Shape{p.i("n")}}};
+                     return s;
+                   }});
+    return true;
+  }();
+  (void)added;
+  return "float32_only";
+}
+
 uint32_t bits(float x) {
   uint32_t u;
   std::memcpy(&u, &x, 4);
@@ -98,10 +115,25 @@ TEST(ProblemLine, DtypeIsLeftOutAtF32AndRoundTrips) {
   EXPECT_EQ(b.line(), "matmul:batch=0,m=3,k=4,n=5,ta=0,tb=0,dtype=bf16");
   EXPECT_EQ(Problem::parse(b.line()), b);
   EXPECT_EQ(dtype_of(b), DType::BF16);
-  EXPECT_EQ(dtype_of(Problem::parse("cross_entropy:b=2,c=3")), DType::F32);  // no dtype attribute: float32
+  EXPECT_EQ(dtype_of(Problem::parse("cross_entropy:b=2,c=3")), DType::F32);  // dtype left out: float32
   EXPECT_EQ(signature_of(b).bytes(), 2.0 * (12 + 20 + 15));
   EXPECT_NE(error_of([] { Problem::parse("matmul:m=3,dtype=f8"); }).find("f8"), std::string::npos);
-  EXPECT_NE(error_of([] { Problem::parse("cross_entropy:b=2,dtype=f16"); }).find("has no attribute 'dtype'"), std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse(std::string(without_dtype()) + ":n=2,dtype=f16"); }).find("has no attribute 'dtype'"),
+            std::string::npos);
+}
+
+TEST(Signature, ClassIndicesStayFloat32InEveryFormatSoftLabelsFollowIt) {
+  const Signature idx = signature_of(Problem::parse("cross_entropy_bwd:b=3,c=70000,dtype=f16"));
+  EXPECT_EQ(idx.storage_of(idx.input("logits")), DType::F16);
+  EXPECT_EQ(idx.storage_of(idx.input("target")), DType::F32);  // 69999 is no f16 value
+  EXPECT_EQ(idx.storage_of(idx.output("d_logits")), DType::F16);
+  EXPECT_EQ(idx.bytes(), 2.0 * (3 * 70000 + 1 + 3 * 70000) + 4.0 * 3);
+  const Signature soft = signature_of(Problem::parse("cross_entropy:b=3,c=5,labels=soft,dtype=bf16"));
+  EXPECT_EQ(soft.storage_of(soft.input("target")), DType::BF16);
+  // Drawn index targets keep every class reachable: no rounding to the format.
+  Rng rng(3);
+  const TensorF t = make_input(idx.input("target"), Values::Uniform, rng, idx.storage_of(idx.input("target")));
+  for (int64_t i = 0; i < t.numel(); ++i) EXPECT_EQ(t[i], std::floor(t[i]));
 }
 
 TEST(Values, EveryDrawnValueIsOneOfTheFormatsAndF16StaysInRange) {
@@ -218,8 +250,9 @@ TEST(Plans, DtypesLinesSayWhichFormatsAVariantServes) {
   auto plan_error = [](const std::string& text) { return error_of([&] { plans::parse_plan(text, "t.plan"); }); };
   EXPECT_EQ(plan_error("op matmul\nvariant h\n  dtypes f8\n  step k\n    args a\n    global 1\n"),
             "t.plan:3: unknown dtype 'f8' (choose f32, f16 or bf16)");
-  EXPECT_EQ(plan_error("op cross_entropy\nvariant h\n  dtypes f16\n  step k\n    args logits\n    global 1\n"),
-            "t.plan:3: cross_entropy has no dtype attribute: its tensors are float32 (docs/operators.md lists the operators that take f16 and bf16)");
+  EXPECT_EQ(plan_error("op " + std::string(without_dtype()) + "\nvariant h\n  dtypes f16\n  step k\n    args x\n    global 1\n"),
+            "t.plan:3: " + std::string(without_dtype()) +
+                " has no dtype attribute: its tensors are float32 (docs/operators.md lists the operators that take f16 and bf16)");
   EXPECT_EQ(plan_error("op matmul\nvariant h\n  step k\n    args a\n    global 1\n  dtypes f16\n"),
             "t.plan:6: 'dtypes' belongs to the variant: put it before the first 'step'");
 }

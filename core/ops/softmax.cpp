@@ -32,7 +32,8 @@ Signature softmax_bwd_signature(const Problem& p) {
 std::vector<AttrSpec> ce_attrs() {
   return {int_attr("b", 1, 1, "batch (rows of logits)"), int_attr("c", 1, 1, "classes"),
           enum_attr("labels", "index", {"index", "soft"},
-                    "index: target[b] holds class indices; soft: target[b,c] holds probabilities")};
+                    "index: target[b] holds class indices (float32 in every dtype); soft: target[b,c] holds probabilities"),
+          dtype_attr()};
 }
 
 Signature ce_signature(const Problem& p) {

@@ -10,14 +10,18 @@
 #ifndef CHUNK
 #define CHUNK 64
 #endif
-__kernel void column_partial_sums(__global const real_t* x, int rows, int n, __global float* partial) {
-  const int col = get_global_id(0), chunk = get_global_id(1);
-  if (col >= n) return;
-  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);
-  float s = 0.0f;
-  for (long r = r0; r < r1; ++r) s += LD(x, r * n + col);
-  partial[(long)chunk * n + col] = s;
-}
+// x in the storage format (column_partial_sums) or in float32 scratch (column_partial_sums_float).
+#define COLUMN_PARTIAL_SUMS(NAME, T, LD_)                                                         \
+  __kernel void NAME(__global const T* x, int rows, int n, __global float* partial) {             \
+    const int col = get_global_id(0), chunk = get_global_id(1);                                   \
+    if (col >= n) return;                                                                         \
+    const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);                        \
+    float s = 0.0f;                                                                               \
+    for (long r = r0; r < r1; ++r) s += LD_(x, r * n + col);                                      \
+    partial[(long)chunk * n + col] = s;                                                           \
+  }
+COLUMN_PARTIAL_SUMS(column_partial_sums, real_t, LD)
+COLUMN_PARTIAL_SUMS(column_partial_sums_float, float, LD_FLOAT)
 
 __kernel void column_sums_finish(__global const float* partial, int chunks, int n, __global real_t* out) {
   const int col = get_global_id(0);

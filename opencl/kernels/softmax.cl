@@ -114,39 +114,6 @@ void cross_entropy_backward(__global const real_t* logits, __global const float*
     d_logits[i * c + j] = scale * (exp(LD(logits, i * c + j) - mx) / sum * weights - target_weight(target, labels, c, i, j));
 }
 
-// cross_entropy's `rows` variant, in two deterministic passes: every row's loss in parallel, one
-// work-group per row (row_loss[i] = -sum_j t_ij log_softmax_ij; with class indices only the target's
-// term), then their sum over the rows by one work-group in a fixed order, divided by b.
-__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
-void cross_entropy_rows(__global const real_t* logits, __global const float* target, __global float* row_loss, int b, int c,
-                        int labels) {
-  __local float part[ROW_WG];
-  const long i = get_group_id(0);
-  float mx, sum;
-  row_max_sum(logits + i * c, c, part, &mx, &sum);
-  const float lse = log(sum);
-  float mine = 0.0f;
-  if (labels == 0) {  // one-hot: the target's term alone (every work-item reaches the sum below: no early return)
-    if (get_local_id(0) == 0) mine = -((LD(logits, i * c + (int)target[i]) - mx) - lse);
-  } else {
-    for (int j = get_local_id(0); j < c; j += ROW_WG) {
-      const float t = target[i * c + j];
-      if (t != 0.0f) mine -= t * ((LD(logits, i * c + j) - mx) - lse);  // a zero weight adds nothing, even against -Inf
-    }
-  }
-  const float total = workgroup_sum(mine, part);
-  if (get_local_id(0) == 0) row_loss[i] = total;
-}
-
-__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
-void cross_entropy_finish(__global const float* row_loss, __global float* loss, int b) {
-  __local float part[ROW_WG];
-  float s = 0.0f;
-  for (int i = get_local_id(0); i < b; i += ROW_WG) s += row_loss[i];
-  const float total = workgroup_sum(s, part);
-  if (get_local_id(0) == 0) loss[0] = total / (float)b;
-}
-
 // The `wide` variants' row statistics in one pass over the row (online softmax): each work-item keeps
 // its running maximum m and its sum s of exp(x - m), rescaled when m grows; the work-group then
 // combines the pairs in a tree. The row is read twice in all (statistics, output), not three times.
@@ -195,4 +162,83 @@ void log_softmax_forward_online(__global const real_t* x, __global real_t* y, in
   row_max_sum_online(x + row * n, n, part, &mx, &sum);
   const float lse = log(sum);
   for (int j = get_local_id(0); j < n; j += ROW_WG) ST(y, row * n + j, (LD(x, row * n + j) - mx) - lse);
+}
+
+// cross_entropy in every storage format (the `rows`, `narrow` and `wide` variants; the seed kernels
+// above keep version 1's ABI: float32, one kernel that takes `labels`). Logits, loss, d_loss and
+// d_logits are in the build's format, and so are soft labels (probabilities); class indices stay
+// float32 in every format (an index up to 50257 is no f16 value). So each kernel comes as an index
+// entry (float target) and a `_soft` one (real_t target), and softmax.plan picks one by `labels`.
+
+// Row i's loss, -sum_j t_ij * log_softmax(logits_i)_j, summed over the work-group and returned to every
+// work-item. With a class index only the target's term counts; with soft labels a zero weight adds
+// nothing, even against a -Inf logit.
+float row_loss_index(__global const real_t* logits, __global const float* target, int c, long i, __local float* part) {
+  float mx, sum;
+  row_max_sum(logits + i * c, c, part, &mx, &sum);
+  const float mine = get_local_id(0) == 0 ? -((LD(logits, i * c + (int)target[i]) - mx) - log(sum)) : 0.0f;
+  return workgroup_sum(mine, part);
+}
+float row_loss_soft(__global const real_t* logits, __global const real_t* target, int c, long i, __local float* part) {
+  float mx, sum;
+  row_max_sum(logits + i * c, c, part, &mx, &sum);
+  const float lse = log(sum);
+  float mine = 0.0f;
+  for (int j = get_local_id(0); j < c; j += ROW_WG) {
+    const float t = LD(target, i * c + j);
+    if (t != 0.0f) mine -= t * ((LD(logits, i * c + j) - mx) - lse);
+  }
+  return workgroup_sum(mine, part);
+}
+
+// The `rows` variant's first pass: one work-group per row, row_loss[i] in float scratch; then
+// cross_entropy_total adds them up in one fixed order and divides by b.
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_rows_index(__global const real_t* logits, __global const float* target, __global float* row_loss, int b, int c) {
+  __local float part[ROW_WG];
+  const float total = row_loss_index(logits, target, c, get_group_id(0), part);
+  if (get_local_id(0) == 0) row_loss[get_group_id(0)] = total;
+}
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_rows_soft(__global const real_t* logits, __global const real_t* target, __global float* row_loss, int b, int c) {
+  __local float part[ROW_WG];
+  const float total = row_loss_soft(logits, target, c, get_group_id(0), part);
+  if (get_local_id(0) == 0) row_loss[get_group_id(0)] = total;
+}
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_total(__global const float* row_loss, __global real_t* loss, int b) {
+  __local float part[ROW_WG];
+  float s = 0.0f;
+  for (int i = get_local_id(0); i < b; i += ROW_WG) s += row_loss[i];
+  const float total = workgroup_sum(s, part);
+  if (get_local_id(0) == 0) ST(loss, 0, total / (float)b);
+}
+
+// d_logits_ij = d_loss / b * (softmax_ij * sum_j t_ij - t_ij): one work-group per row. A class index
+// is a one-hot row, whose weights sum to 1.
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_backward_index(__global const real_t* logits, __global const float* target, __global const real_t* d_loss,
+                                  __global real_t* d_logits, int b, int c) {
+  __local float part[ROW_WG];
+  const long i = get_group_id(0);
+  float mx, sum;
+  row_max_sum(logits + i * c, c, part, &mx, &sum);
+  const float scale = LD(d_loss, 0) / (float)b;
+  const int t = (int)target[i];
+  for (int j = get_local_id(0); j < c; j += ROW_WG)
+    ST(d_logits, i * c + j, scale * (exp(LD(logits, i * c + j) - mx) / sum - (j == t ? 1.0f : 0.0f)));
+}
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_backward_soft(__global const real_t* logits, __global const real_t* target, __global const real_t* d_loss,
+                                 __global real_t* d_logits, int b, int c) {
+  __local float part[ROW_WG];
+  const long i = get_group_id(0);
+  float mx, sum;
+  row_max_sum(logits + i * c, c, part, &mx, &sum);
+  float mine = 0.0f;
+  for (int j = get_local_id(0); j < c; j += ROW_WG) mine += LD(target, i * c + j);
+  const float weights = workgroup_sum(mine, part);
+  const float scale = LD(d_loss, 0) / (float)b;
+  for (int j = get_local_id(0); j < c; j += ROW_WG)
+    ST(d_logits, i * c + j, scale * (exp(LD(logits, i * c + j) - mx) / sum * weights - LD(target, i * c + j)));
 }

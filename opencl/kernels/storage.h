@@ -42,4 +42,11 @@ inline ushort4 float4_to_bf16x4(float4 f) {
 #define ST4(p, v) (*(__global float4*)(p) = (v))
 #endif
 
+// The same four for float32 in every build: scratch buffers, and tensors that stay float32 whatever the
+// format (class indices), through code written once for both (xgemm.h's loaders, columns.h).
+#define LD_FLOAT(p, i) ((p)[i])
+#define ST_FLOAT(p, i, v) ((p)[i] = (v))
+#define LD4_FLOAT(p) (*(__global const float4*)(p))
+#define ST4_FLOAT(p, v) (*(__global float4*)(p) = (v))
+
 #endif  // STORAGE_H

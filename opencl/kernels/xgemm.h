@@ -49,31 +49,39 @@
 #endif
 
 // Four elements of a tile, as the slab needs them. "Along" loads read four neighbours in memory
-// (x .. x+3 of a row stored contiguously); the caller knows which slab positions they fill.
-float4 load4(__global const real_t* p, long row, int ld, int col, int rows, int cols) {
-  if (row >= rows) return (float4)(0.0f);
-  __global const real_t* r = p + row * ld;
-  if (col + 3 < cols && (ld & 3) == 0) return LD4(r + col);
-  return (float4)(col < cols ? LD(r, col) : 0.0f, col + 1 < cols ? LD(r, col + 1) : 0.0f, col + 2 < cols ? LD(r, col + 2) : 0.0f,
-                  col + 3 < cols ? LD(r, col + 3) : 0.0f);
-}
+// (x .. x+3 of a row stored contiguously); the caller knows which slab positions they fill. load4
+// reads an operand in the storage format, load4_float one in float32 (a scratch matrix such as
+// gemm_bias_act_bwd's G, float32 in every format).
+#define LOAD4(NAME, T, LD4_, LD_)                                                                           \
+  float4 NAME(__global const T* p, long row, int ld, int col, int rows, int cols) {                         \
+    if (row >= rows) return (float4)(0.0f);                                                                 \
+    __global const T* r = p + row * ld;                                                                     \
+    if (col + 3 < cols && (ld & 3) == 0) return LD4_(r + col);                                              \
+    return (float4)(col < cols ? LD_(r, col) : 0.0f, col + 1 < cols ? LD_(r, col + 1) : 0.0f,               \
+                    col + 2 < cols ? LD_(r, col + 2) : 0.0f, col + 3 < cols ? LD_(r, col + 3) : 0.0f);      \
+  }
+LOAD4(load4, real_t, LD4, LD)
+LOAD4(load4_float, float, LD4_FLOAT, LD_FLOAT)
 
-// The global loads of one slab into registers: op(X)'s tile of XWG rows (x0 ..) by KWG depth (k0 ..).
+// The global loads of one slab into registers: op(X)'s tile of XWG rows (x0 ..) by KWG depth (k0 ..),
+// from elements of type T read by LOADER (load4 or load4_float).
 // Stored [X][K] (trans = 0 for A, 1 for B: depth contiguous) or [K][X] (depth strided).
-#define SLAB_LOADS(NAME, XWG, LOADS)                                                                        \
-  void NAME(__global const real_t* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, float4 r[LOADS]) { \
+#define SLAB_LOADS(NAME, XWG, LOADS, T, LOADER)                                                             \
+  void NAME(__global const T* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, float4 r[LOADS]) { \
     const int lid = get_local_id(1) * NDIMC + get_local_id(0);                                              \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                                     \
       const int idx = lid + l * WGS;                                                                        \
       if (contiguous_depth) { /* rows x, four depths each: x-major so that stores below do not conflict */ \
         const int x = idx % XWG, kq = idx / XWG;                                                            \
-        r[l] = load4(p, x0 + x, ld, k0 + 4 * kq, xs, ks);                                                   \
+        r[l] = LOADER(p, x0 + x, ld, k0 + 4 * kq, xs, ks);                                                  \
       } else { /* depth rows k, four x each */                                                              \
         const int xq = idx % (XWG / 4), k = idx / (XWG / 4);                                                \
-        r[l] = load4(p, k0 + k, ld, x0 + 4 * xq, ks, xs);                                                   \
+        r[l] = LOADER(p, k0 + k, ld, x0 + 4 * xq, ks, xs);                                                  \
       }                                                                                                     \
     }                                                                                                       \
-  }                                                                                                         \
+  }
+// The slab's registers into local memory, in the layout xgemm_accumulate reads.
+#define SLAB_STORES(NAME, XWG, LOADS)                                                                       \
   void NAME##_store(int contiguous_depth, const float4 r[LOADS], __local float* s) {                       \
     const int lid = get_local_id(1) * NDIMC + get_local_id(0);                                              \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                                     \
@@ -90,8 +98,12 @@ float4 load4(__global const real_t* p, long row, int ld, int col, int rows, int 
       }                                                                                                     \
     }                                                                                                       \
   }
-SLAB_LOADS(slab_a, MWG, A_LOADS)
-SLAB_LOADS(slab_b, NWG, B_LOADS)
+SLAB_LOADS(slab_a, MWG, A_LOADS, real_t, load4)
+SLAB_LOADS(slab_b, NWG, B_LOADS, real_t, load4)
+SLAB_LOADS(slab_a_float, MWG, A_LOADS, float, load4_float)
+SLAB_LOADS(slab_b_float, NWG, B_LOADS, float, load4_float)
+SLAB_STORES(slab_a, MWG, A_LOADS)
+SLAB_STORES(slab_b, NWG, B_LOADS)
 
 // Where the slabs come from: by default the operands themselves (slab_a, slab_b). An entry point
 // whose operand is implicit (an implicit-GEMM convolution gathers it from a tensor) defines, before
@@ -159,20 +171,22 @@ int row_of(int i) { return get_group_id(1) * MWG + (i / 4) * 4 * MDIMC + 4 * get
 int col_of(int j) { return get_group_id(0) * NWG + (j / 4) * 4 * NDIMC + 4 * get_local_id(0) + (j % 4); }
 
 // Each work-item's outputs through an epilogue: EPILOGUE(value, row, col) gives what is stored. It is
-// evaluated only inside the matrix (an epilogue reads bias[col] and d_y).
-#define STORE_TILE(c, ldc, m, n, EPILOGUE)                                                                  \
+// evaluated only inside the matrix (an epilogue reads bias[col] and d_y). STORE_TILE stores into the
+// storage format, STORE_TILE_AS into elements of type T with the given ST4/ST-like macros.
+#define STORE_TILE(c, ldc, m, n, EPILOGUE) STORE_TILE_AS(c, ldc, m, n, EPILOGUE, real_t, ST4, ST)
+#define STORE_TILE_AS(c, ldc, m, n, EPILOGUE, T, ST4_, ST_)                                                 \
   _Pragma("unroll") for (int i = 0; i < MWI; ++i) {                                                         \
     const int row = row_of(i);                                                                              \
     if (row >= m) continue;                                                                                 \
     _Pragma("unroll") for (int d = 0; d < NWI / 4; ++d) {                                                   \
       const int col = col_of(4 * d);                                                                        \
-      __global real_t* out = c + (long)row * ldc + col;                                                     \
+      __global T* out = c + (long)row * ldc + col;                                                          \
       const float* v = acc + i * NWI + 4 * d;                                                               \
       if (col + 3 < n && (ldc & 3) == 0) {                                                                  \
-        ST4(out, (float4)(EPILOGUE(v[0], row, col), EPILOGUE(v[1], row, col + 1),                           \
-                          EPILOGUE(v[2], row, col + 2), EPILOGUE(v[3], row, col + 3)));                     \
+        ST4_(out, (float4)(EPILOGUE(v[0], row, col), EPILOGUE(v[1], row, col + 1),                          \
+                           EPILOGUE(v[2], row, col + 2), EPILOGUE(v[3], row, col + 3)));                    \
       } else {                                                                                              \
-        _Pragma("unroll") for (int e = 0; e < 4; ++e) if (col + e < n) ST(out, e, EPILOGUE(v[e], row, col + e)); \
+        _Pragma("unroll") for (int e = 0; e < 4; ++e) if (col + e < n) ST_(out, e, EPILOGUE(v[e], row, col + e)); \
       }                                                                                                     \
     }                                                                                                       \
   }
