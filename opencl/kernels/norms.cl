@@ -96,9 +96,10 @@ void rms_norm_stats(__global const real_t* x, __global const real_t* gamma, __gl
 // ---- backward, step 2: d_x per segment -------------------------------------------------------------
 // With xhat = (x - mean) rstd and gg = d_y gamma: d_x = rstd (gg - mean(gg) - xhat mean(gg xhat)).
 
-void mean_var_backward_data(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
-                            __global real_t* d_x, float mean, float rstd, long base, long len, int param0, int inner,
-                            __local float* part) {
+// (mean(gg), mean(gg xhat)) over the segment's values [base, base + len), to every work-item. Element j
+// uses gamma[param0 + j / inner].
+float2 segment_grad_means(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y, float mean, float rstd,
+                          long base, long len, int param0, int inner, __local float* part) {
   const float inv = 1.0f / (float)len;
   float sg = 0.0f, sgx = 0.0f;
   for (long j = get_local_id(0); j < len; j += NORM_WG) {
@@ -106,12 +107,25 @@ void mean_var_backward_data(__global const real_t* x, __global const real_t* gam
     sg += gg * inv;
     sgx += gg * ((LD(x, base + j) - mean) * rstd) * inv;
   }
-  const float mean_g = workgroup_sum(sg, part), mean_gx = workgroup_sum(sgx, part);
+  const float mean_g = workgroup_sum(sg, part);
+  return (float2)(mean_g, workgroup_sum(sgx, part));
+}
+
+// d_x over [base, base + len) from the segment's statistics and gradient means mg.
+void write_d_x(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y, __global real_t* d_x, float mean,
+               float rstd, float2 mg, long base, long len, int param0, int inner) {
   for (long j = get_local_id(0); j < len; j += NORM_WG) {
     const float gg = LD(d_y, base + j) * LD(gamma, param0 + j / inner);
     const float xhat = (LD(x, base + j) - mean) * rstd;
-    ST(d_x, base + j, rstd * (gg - mean_g - xhat * mean_gx));
+    ST(d_x, base + j, rstd * (gg - mg.x - xhat * mg.y));
   }
+}
+
+void mean_var_backward_data(__global const real_t* x, __global const real_t* gamma, __global const real_t* d_y,
+                            __global real_t* d_x, float mean, float rstd, long base, long len, int param0, int inner,
+                            __local float* part) {
+  const float2 mg = segment_grad_means(x, gamma, d_y, mean, rstd, base, len, param0, inner, part);
+  write_d_x(x, gamma, d_y, d_x, mean, rstd, mg, base, len, param0, inner);
 }
 
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
@@ -241,14 +255,11 @@ __kernel void rms_param_finish(__global const float* partial, int blocks, int pa
   ST(d_gamma, p, dg);
 }
 
-// group_norm: one work-group per (sample s, channel ch) plane of h * w contiguous values.
-__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
-void group_norm_param_partials(__global const real_t* x, __global const real_t* d_y, __global const float* stats,
-                               __global float* partial, int n, int c, int h, int w, int g) {
-  __local float part[NORM_WG];
-  const int plane = get_group_id(0), s = plane / c, ch = plane % c, seg = s * g + ch / (c / g);
-  const float mean = stats[2 * seg], rstd = stats[2 * seg + 1];
-  const long hw = (long)h * w, base = (long)plane * hw;
+// group_norm: one work-group per (sample s, channel ch) plane of h * w contiguous values: its sums of
+// d_y xhat and of d_y into partial[2 * plane], [2 * plane + 1].
+void plane_param_partials(__global const real_t* x, __global const real_t* d_y, float mean, float rstd, int plane, long hw,
+                          __global float* partial, __local float* part) {
+  const long base = (long)plane * hw;
   float dg = 0.0f, db = 0.0f;
   for (long k = get_local_id(0); k < hw; k += NORM_WG) {
     dg += LD(d_y, base + k) * ((LD(x, base + k) - mean) * rstd);
@@ -256,4 +267,12 @@ void group_norm_param_partials(__global const real_t* x, __global const real_t* 
   }
   const float tg = workgroup_sum(dg, part), tb = workgroup_sum(db, part);
   if (get_local_id(0) == 0) partial[2 * (long)plane] = tg, partial[2 * (long)plane + 1] = tb;
+}
+
+__kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
+void group_norm_param_partials(__global const real_t* x, __global const real_t* d_y, __global const float* stats,
+                               __global float* partial, int n, int c, int h, int w, int g) {
+  __local float part[NORM_WG];
+  const int plane = get_group_id(0), s = plane / c, ch = plane % c, seg = s * g + ch / (c / g);
+  plane_param_partials(x, d_y, stats[2 * seg], stats[2 * seg + 1], plane, (long)h * w, partial, part);
 }
