@@ -7,6 +7,7 @@
 #include <random>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "bench/paired.hpp"
@@ -16,6 +17,7 @@
 #include "check/kernel_check.hpp"
 #include "check/shrink.hpp"
 #include "core/registry.hpp"
+#include "mutants/systematic.hpp"
 #include "plans/library.hpp"
 #include "reference/reference.hpp"
 
@@ -377,4 +379,18 @@ TEST(PairedVerdict, IntervalAndDeterminism) {
   EXPECT_EQ(noisy.verdict, "same");
   EXPECT_TRUE(noisy.uncertain);
   EXPECT_THROW(bench::judge_pairs({1.0}, {1.0, 2.0}, 0.05), Error);
+}
+
+// mutants/equivalent.txt names systematic mutants by file, line and column: an edit above such a line
+// moves it, and the argument would silently stop excluding its mutant (55 of 59 had, by
+// 2026-11-24). Each entry must name a mutant of today's kernels.
+TEST(SystematicMutants, EveryArguedEquivalentNamesAMutantOfTodaysKernels) {
+  const std::string root = PLUMBLINE_SOURCE_DIR;
+  std::set<std::string> ids;
+  for (const auto& m : mutants::enumerate_mutations(root + "/opencl/kernels")) ids.insert(m.id());
+  const auto equivalent = mutants::load_equivalent(root + "/mutants/equivalent.txt");
+  ASSERT_FALSE(equivalent.empty());
+  for (const auto& [id, argument] : equivalent)
+    EXPECT_TRUE(ids.count(id)) << "mutants/equivalent.txt: '" << id << "' is no mutant of opencl/kernels/ any more: a kernel edit "
+                               << "moved its line or column; point the entry at the code it argues about (" << argument << ")";
 }
