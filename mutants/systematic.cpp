@@ -84,7 +84,8 @@ std::vector<Mutation> enumerate_mutations(const std::string& kernel_dir) {
 std::string apply(const std::string& source, const Mutation& m) {
   auto lines = lines_of(source);
   std::string& l = lines.at(static_cast<size_t>(m.line - 1));
-  if (l.compare(m.column, m.from.size(), m.from) != 0) throw Error("mutation " + m.id() + " does not match its source line");
+  if (m.column > l.size() || l.compare(m.column, m.from.size(), m.from) != 0)  // the file changed since the mutants were listed
+    throw Error("mutation " + m.id() + " does not match its source line");
   l.replace(m.column, m.from.size(), m.to);
   std::string out;
   for (const auto& x : lines) out += x + "\n";

@@ -394,3 +394,12 @@ TEST(SystematicMutants, EveryArguedEquivalentNamesAMutantOfTodaysKernels) {
     EXPECT_TRUE(ids.count(id)) << "mutants/equivalent.txt: '" << id << "' is no mutant of opencl/kernels/ any more: a kernel edit "
                                << "moved its line or column; point the entry at the code it argues about (" << argument << ")";
 }
+
+// A kernel file edited while a systematic run goes on: the mutant no longer fits its line, and the run
+// says so (an Error naming the mutant), not an internal error from std::string.
+TEST(SystematicMutants, AMutantThatNoLongerFitsItsLineIsAnError) {
+  const mutants::Mutation m{"k.cl", 1, 36, " < ", " <= ", "boundary"};
+  EXPECT_THROW(mutants::apply("short line\n", m), Error);
+  EXPECT_THROW(mutants::apply("a line long enough to reach column 36, without the operator\n", m), Error);
+  EXPECT_EQ(mutants::apply("  for (int i = 0; i < n; ++i)\n", {"k.cl", 1, 19, " < ", " <= ", "boundary"}), "  for (int i = 0; i <= n; ++i)\n");
+}
