@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "opencl/device.hpp"
+#include "build_id.hpp"  // PLUMBLINE_BUILD_ID, written at every build (bench/build_id.cmake)
 
 namespace plumbline::bench {
 namespace {
