@@ -39,7 +39,17 @@ std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD
   if (it == table().end()) throw Error("operator '" + p.op() + "' has no error model yet");
   std::vector<ErrorModel> m = it->second(p, inputs, ref, integer_inputs);
   if (m.size() != ref.size()) throw Error("error model of " + p.op() + " covers the wrong number of outputs");
-  for (auto& model : m) model.storage = dtype_of(p);  // every output is stored in the problem's format
+  for (auto& model : m) {
+    model.storage = dtype_of(p);  // every output is stored in the problem's format
+    // Integer inputs sum exactly in float32 only while every partial sum stays below 2^24, and mag
+    // bounds them all; past it the bounded comparison is the right one.
+    if (model.exact)
+      for (double v : model.mag.data)
+        if (!(v < 16777216.0)) {
+          model.exact = false;
+          break;
+        }
+  }
   return m;
 }
 

@@ -17,7 +17,7 @@ CaseInputs draw_inputs(const Signature& sig, Values values, uint64_t seed) {
   Rng rng(seed);
   CaseInputs in;
   for (const auto& decl : sig.inputs) {
-    in.f.push_back(make_input(decl, values, rng, sig.storage_of(decl)));
+    in.f.push_back(make_input(decl, values, rng, sig.storage_of(decl), sig.exact_ties));
     in.d.push_back(in.f.back().convert<double>());
   }
   return in;

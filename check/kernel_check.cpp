@@ -252,7 +252,7 @@ CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t 
   std::snprintf(buf, sizeof buf, "the full reference costs %.3g FLOPs: checking a sample of the outputs", sig.flops);
   say(buf, large);
   std::vector<TensorF> in_f;
-  for (size_t i = 0; i < sig.inputs.size(); ++i) in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i, sig.storage_of(sig.inputs[i])));
+  for (size_t i = 0; i < sig.inputs.size(); ++i) in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i, sig.storage_of(sig.inputs[i]), sig.exact_ties));
   say("inputs drawn, running the kernel", large);
   const std::optional<Execution> ex = execute_case(p, in_f, variant, r);
   if (!ex) return r;

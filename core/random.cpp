@@ -53,9 +53,18 @@ const std::vector<float>& edge_values(DType d) {
 
 namespace {
 
-float draw(Values v, Rng& rng, DType d) {
+// An even integer of [2^p, 2^(p+1)) of either sign, p the precision of d (random.hpp, sample()).
+float tie_maker(Rng& rng, DType d) {
+  const int p = -std::ilogb(unit_roundoff(d));
+  const int halves = std::uniform_int_distribution<int>(1 << (p - 1), (1 << p) - 1)(rng);
+  return static_cast<float>(std::uniform_int_distribution<int>(0, 1)(rng) ? 2 * halves : -2 * halves);
+}
+
+float draw(Values v, Rng& rng, DType d, bool ties) {
   switch (v) {
-    case Values::Integers: return static_cast<float>(std::uniform_int_distribution<int>(-3, 3)(rng));
+    case Values::Integers:
+      if (ties && d != DType::F32 && std::uniform_int_distribution<int>(0, 3)(rng) == 0) return tie_maker(rng, d);
+      return static_cast<float>(std::uniform_int_distribution<int>(-3, 3)(rng));
     case Values::Uniform: return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
     case Values::Normal: {
       float x = std::normal_distribution<float>(0.0f, 1.0f)(rng);
@@ -65,7 +74,7 @@ float draw(Values v, Rng& rng, DType d) {
       return x;
     }
     case Values::Edge: {
-      if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) return draw(Values::Normal, rng, d);
+      if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) return draw(Values::Normal, rng, d, false);
       const auto& e = edge_values(d);
       return e[std::uniform_int_distribution<size_t>(0, e.size() - 1)(rng)];
     }
@@ -75,7 +84,7 @@ float draw(Values v, Rng& rng, DType d) {
 
 }  // namespace
 
-float sample(Values v, Rng& rng, DType d) { return round_to(d, draw(v, rng, d)); }
+float sample(Values v, Rng& rng, DType d, bool ties) { return round_to(d, draw(v, rng, d, ties)); }
 
 namespace {
 
@@ -116,17 +125,17 @@ void mask_rows(TensorF& t, Rng& rng, DType d) {
 
 }  // namespace
 
-void fill(TensorF& t, Values v, Rng& rng, DType d) {
-  for (auto& x : t.data) x = sample(v, rng, d);
+void fill(TensorF& t, Values v, Rng& rng, DType d, bool ties) {
+  for (auto& x : t.data) x = sample(v, rng, d, ties);
   if (v == Values::Edge) place_edge_values(t, rng, d);
 }
 
-TensorF make_input(const TensorDecl& decl, Values v, Rng& rng, DType d) {
+TensorF make_input(const TensorDecl& decl, Values v, Rng& rng, DType d, bool ties) {
   TensorF t(decl.shape);
   switch (decl.domain) {
-    case Domain::Real: fill(t, v, rng, d); break;
+    case Domain::Real: fill(t, v, rng, d, ties); break;
     case Domain::Logits:
-      fill(t, v, rng, d);
+      fill(t, v, rng, d, ties);
       if (v == Values::Edge) mask_rows(t, rng, d);
       break;
     case Domain::ClassIndex:
@@ -154,9 +163,9 @@ TensorF make_input(const TensorDecl& decl, Values v, Rng& rng, DType d) {
   return t;
 }
 
-TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed, DType d) {
+TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed, DType d, bool ties) {
   Rng rng(seed);
-  if (decl.domain != Domain::Real) return make_input(decl, v, rng, d);
+  if (decl.domain != Domain::Real) return make_input(decl, v, rng, d, ties);
   TensorF t(decl.shape);
   constexpr int64_t kChunk = int64_t{1} << 20;
   const int64_t chunks = (t.numel() + kChunk - 1) / kChunk;
@@ -165,7 +174,7 @@ TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed, DTy
     for (int64_t c; (c = next++) < chunks;) {
       Rng local(seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(c) + 1);
       const int64_t end = std::min(t.numel(), (c + 1) * kChunk);
-      for (int64_t i = c * kChunk; i < end; ++i) t[i] = sample(v, local, d);
+      for (int64_t i = c * kChunk; i < end; ++i) t[i] = sample(v, local, d, ties);
     }
   };
   std::vector<std::thread> pool;

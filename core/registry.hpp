@@ -52,6 +52,11 @@ struct Signature {
   // The format tensor t is stored in: the problem's, except class indices, which stay float32 in
   // every format (indices up to 50257 are not f16 values, and bf16 holds integers only up to 256).
   DType storage_of(const TensorDecl& t) const { return t.domain == Domain::ClassIndex ? DType::F32 : dtype; }
+  // Exact mode in f16/bf16 draws some integers at the format's precision edge, so that outputs fall
+  // exactly halfway between two values of the format and the kernel's rounding rule is judged (round
+  // half up is off by half an ulp: inside every bound). For operators whose outputs each round one sum
+  // or product of two inputs (add, mul, bias_add); longer sums of such values would leave f16's range.
+  bool exact_ties = false;
   double bytes() const;   // bytes read and written, each tensor once
   const TensorDecl& input(const std::string& name) const;
   const TensorDecl& output(const std::string& name) const;

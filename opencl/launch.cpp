@@ -123,9 +123,8 @@ void set_value(cl::Kernel& k, cl_uint i, const Param& p, const plans::Value& v, 
   throw Error(what + ": plumbline cannot pass a value to a parameter of type " + t);
 }
 
-// The storage format of p's tensor `name` (Signature::storage_of: class indices stay float32).
-DType tensor_format(const Problem& p, const std::string& name) {
-  const Signature sig = signature_of(p);
+// The storage format of the tensor `name` (Signature::storage_of: class indices stay float32).
+DType tensor_format(const Signature& sig, const std::string& name) {
   for (const auto* list : {&sig.inputs, &sig.outputs})
     for (const auto& t : *list)
       if (t.name == name) return sig.storage_of(t);
@@ -137,6 +136,7 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
                const std::vector<Param>& ps, size_t& local_bytes) {
   if (ps.size() != st.args.size()) throw Error(count_mismatch(st, ps));
   const plans::Env env = plans::env_for(v, p);
+  const Signature sig = signature_of(p);  // once per step, not per tensor argument
   std::map<std::string, size_t> scratch_index;
   for (size_t i = 0; i < v.scratch.size(); ++i) scratch_index[v.scratch[i].name] = i;
   for (cl_uint i = 0; i < ps.size(); ++i) {
@@ -157,7 +157,7 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
         if (pr.known && pr.address != CL_KERNEL_ARG_ADDRESS_GLOBAL && pr.address != CL_KERNEL_ARG_ADDRESS_CONSTANT)
           throw Error(what + ": a buffer needs a global pointer parameter");
         if (pr.known) {  // the parameter's type against the buffer's storage format (scratch: float32)
-          const DType d = kind == plans::Arg::Kind::Tensor ? tensor_format(p, a.name) : DType::F32;
+          const DType d = kind == plans::Arg::Kind::Tensor ? tensor_format(sig, a.name) : DType::F32;
           const bool ok = d == DType::F32 ? pr.type.rfind("float", 0) == 0
                           : d == DType::F16 ? pr.type.rfind("half", 0) == 0
                                             : pr.type.rfind("ushort", 0) == 0 || pr.type.rfind("short", 0) == 0;

@@ -17,6 +17,7 @@
 #include "core/random.hpp"
 #include "core/registry.hpp"
 #include "plans/plan.hpp"
+#include "reference/reference.hpp"
 #include "proptests/test_support.hpp"
 
 using namespace plumbline;
@@ -192,6 +193,59 @@ TEST(Compare, ExactModeWantsTheReferenceRoundedToTheFormat) {
   const Comparison c = compare("y", got, ref, exact);
   EXPECT_FALSE(c.passed);
   EXPECT_NE(c.message.find("rounded to bf16, 256"), std::string::npos) << c.message;
+}
+
+// Round half up: what `(u + 0x8000) >> 16` does to a float's bits, and its f16 equivalent, on the float
+// value: the nearest value of the format, ties away from zero.
+float round_half_up(DType d, float x) {
+  const float lo = round_to(d, x), other = round_to(d, 2 * x - lo);  // the two neighbours at a tie
+  return std::abs(x - lo) == std::abs(other - x) && std::abs(other) > std::abs(lo) ? other : lo;
+}
+
+TEST(Values, ExactModeTiesInTheFormatSoAHalfUpRoundingFailsAndEveryInputStaysExact) {
+  for (const char* line : {"add:n=512,dtype=bf16", "add:n=512,dtype=f16", "mul:n=512,dtype=bf16", "mul:n=512,dtype=f16",
+                           "bias_add:m=16,n=32,dtype=bf16"}) {
+    const Problem p = Problem::parse(line);
+    const Signature sig = signature_of(p);
+    ASSERT_TRUE(sig.exact_ties) << line;
+    const CaseInputs in = draw_inputs(sig, Values::Integers, 5);
+    const DType d = dtype_of(p);
+    const bool mul = p.op() == "mul";
+    const int64_t n = in.f[0].numel(), cols = in.f[1].numel();
+    TensorD ref(in.f[0].shape);
+    TensorF even(ref.shape), half_up(ref.shape);
+    int ties = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double a = in.d[0][i], b = in.d[1][i % cols];
+      ASSERT_EQ(a, std::floor(a)) << line;
+      ref[i] = mul ? a * b : a + b;
+      ASSERT_LT(std::abs(ref[i]), 16777216.0) << line;  // exact in float32
+      even[i] = round_to(d, static_cast<float>(ref[i]));
+      half_up[i] = round_half_up(d, static_cast<float>(ref[i]));
+      ties += even[i] != half_up[i];
+    }
+    EXPECT_GE(ties, 4) << line;  // a quarter of the inputs at the precision edge: dozens in 512
+    const std::vector<ErrorModel> m = error_models(p, in.d, {ref}, true);
+    ASSERT_TRUE(m[0].exact) << line;
+    EXPECT_TRUE(compare("y", even, ref, m[0]).passed) << line;
+    EXPECT_FALSE(compare("y", half_up, ref, m[0]).passed) << line;
+  }
+  // Float32 draws are unchanged (no tie makers), and so are operators with longer sums.
+  EXPECT_FALSE(signature_of(Problem::parse("matmul:m=2,k=3,n=4,dtype=bf16")).exact_ties);
+  Rng a(9), b(9);
+  EXPECT_EQ(make_input(TensorDecl{"x", Shape{256}}, Values::Integers, a, DType::F32, true).data,
+            make_input(TensorDecl{"x", Shape{256}}, Values::Integers, b, DType::F32).data);
+}
+
+TEST(ErrorModels, ExactModeEndsWherePartialSumsLeaveFloat32sIntegers) {
+  // 2^24 + 1 is no float: integer inputs whose magnitudes reach 2^24 are compared with the bound.
+  const Problem p = Problem::parse("add:n=2");
+  TensorD a(Shape{2}), b(Shape{2});
+  a[0] = 16777216, b[0] = 1, a[1] = 2, b[1] = 3;
+  const std::vector<TensorD> ref{run_reference(p, {a, b})};
+  EXPECT_FALSE(error_models(p, {a, b}, ref, true)[0].exact);
+  a[0] = 16777214;
+  EXPECT_TRUE(error_models(p, {a, b}, ref, true)[0].exact);
 }
 
 TEST(Compare, TheFormatsRangeDecidesWhereInfIsRight) {

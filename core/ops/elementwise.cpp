@@ -33,6 +33,7 @@ Signature binary_signature(const Problem& p) {
   s.inputs = {{"a", sh}, {"b", sh}};
   s.outputs = {{"y", sh}};
   s.flops = static_cast<double>(sh.numel());
+  s.exact_ties = true;
   return s;
 }
 
@@ -44,6 +45,7 @@ Signature bias_add_signature(const Problem& p) {
   s.inputs = {{"x", Shape{m, n}}, {"bias", Shape{n}}};
   s.outputs = {{"y", Shape{m, n}}};
   s.flops = static_cast<double>(m) * static_cast<double>(n);
+  s.exact_ties = true;
   return s;
 }
 
