@@ -78,6 +78,9 @@ std::vector<ErrorModel> forward_model(const Problem& p, const std::vector<Tensor
       e.peak[k] = s.peak;
       if (!s.finite) continue;
       const double gamma = std::abs(in[1][g.param(seg, j)]), xhat = std::abs((in[0][k] - s.mean) * s.r);
+      // An infinite gamma where xhat is 0 within its rounding (x equal to the mean): the reference's
+      // 0 * Inf is NaN, and a float xhat a rounding away from 0 gives +-Inf. Not judgeable either way.
+      if (std::isinf(gamma) && xhat <= kBoundConstant * kUnitRoundoff * dxhat(s, in[0][k])) e.peak[k] = INFINITY;
       e.mag[k] = gamma * (dxhat(s, in[0][k]) + kUnderflow) + 2 * (xhat * gamma + std::abs(ref[0][k]));
     }
   }

@@ -60,9 +60,6 @@ void transpose(__global const real_t* x, __global real_t* y, int m, int n) {
 #ifndef SUM_CHUNK
 #define SUM_CHUNK 8192
 #endif
-#ifndef SUM_UNROLL  // float4 loads each work-item has in flight at once in pass 1 (then summed in order)
-#define SUM_UNROLL 1
-#endif
 
 __kernel __attribute__((reqd_work_group_size(SUM_WG, 1, 1)))
 void reduce_partials(__global const real_t* x, __global float* partial, int m, int n, int over, int mean) {
@@ -76,21 +73,11 @@ void reduce_partials(__global const real_t* x, __global float* partial, int m, i
   float s = 0.0f;
   long done = 0;
   if ((start & 3) == 0) {  // aligned to four elements: vector loads over the chunk's whole quads
-    const long quads = count / 4;
-    long q = lid;
-    for (; q + (SUM_UNROLL - 1) * SUM_WG < quads; q += SUM_UNROLL * SUM_WG) {
-      float4 v[SUM_UNROLL];
-#pragma unroll
-      for (int u = 0; u < SUM_UNROLL; ++u) v[u] = LD4(x + start + 4 * (q + u * SUM_WG));
-#pragma unroll
-      for (int u = 0; u < SUM_UNROLL; ++u)
-        s += mean ? v[u].x * scale + v[u].y * scale + v[u].z * scale + v[u].w * scale : v[u].x + v[u].y + v[u].z + v[u].w;
-    }
-    for (; q < quads; q += SUM_WG) {
+    for (long q = lid; q < count / 4; q += SUM_WG) {
       const float4 v = LD4(x + start + 4 * q);
       s += mean ? v.x * scale + v.y * scale + v.z * scale + v.w * scale : v.x + v.y + v.z + v.w;
     }
-    done = quads * 4;
+    done = count / 4 * 4;
   }
   for (long j = done + lid; j < count; j += SUM_WG) s += mean ? LD(x, start + j) * scale : LD(x, start + j);
   const float total = workgroup_sum(s, part);
@@ -103,7 +90,6 @@ void reduce_finish(__global const float* partial, __global real_t* y, int m, int
   const long len = over == 0 ? (long)m * n : n, seg = get_group_id(0);
   const long chunks = (len + SUM_CHUNK - 1) / SUM_CHUNK;
   float s = 0.0f;
-#pragma unroll 8  // the partials' loads in flight together: this pass is one work-group's latency
   for (long c = get_local_id(0); c < chunks; c += SUM_WG) s += partial[seg * chunks + c];
   const float total = workgroup_sum(s, part);
   if (get_local_id(0) == 0) ST(y, seg, total);

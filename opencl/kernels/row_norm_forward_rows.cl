@@ -3,7 +3,7 @@
 // lid, lid + NORM_WG, ...) in registers, and its PER gammas and betas across the rows. The seed
 // (norms.cl) reads x three times: mean, variance, output. The same two passes over the values (mean,
 // then biased variance: no E[x^2] - E[x]^2), the same sums in the same order and the same output
-// expressions as the seed, so the same bits at the same NORM_WG.
+// expressions as the seed.
 // Serves n <= PER * NORM_WG. Global size cdiv(m, ROWS) * NORM_WG.
 #include "norms.cl"  // workgroup_sum
 
@@ -35,16 +35,14 @@ void row_norm_forward_rows(__global const real_t* x, __global const real_t* gamm
     }
     const float mean = rms ? 0.0f : workgroup_sum(s, part);
     float q = 0.0f;
-    _Pragma("unroll") for (int t = 0; t < PER; ++t) {
-      if (lid + t * NORM_WG >= n) break;
+    _Pragma("unroll") for (int t = 0; t < PER; ++t) {  // no `break`: v stays in registers only if fully unrolled
       const float d = v[t] - mean;
-      q += d * (d * inv);
+      if (lid + t * NORM_WG < n) q += d * (d * inv);
     }
     const float rstd = rsqrt(workgroup_sum(q, part) + eps);
     _Pragma("unroll") for (int t = 0; t < PER; ++t) {
       const int j = lid + t * NORM_WG;
-      if (j >= n) break;
-      ST(y, base + j, rms ? v[t] * rstd * g[t] : (v[t] - mean) * rstd * g[t] + b[t]);
+      if (j < n) ST(y, base + j, rms ? v[t] * rstd * g[t] : (v[t] - mean) * rstd * g[t] + b[t]);
     }
   }
 }

@@ -1,0 +1,48 @@
+// The error models at their edges: where a comparison's exceptions begin (check/error_models/). No
+// OpenCL here: the models are host code, judged on hand-made inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "check/compare.hpp"
+#include "check/error_models.hpp"
+#include "core/problem.hpp"
+#include "reference/reference.hpp"
+
+namespace plumbline {
+namespace {
+
+TEST(ErrorModels, ExactModeEndsWherePartialSumsLeaveFloat32sIntegers) {
+  // 2^24 + 1 is no float: integer inputs whose magnitudes reach 2^24 are compared with the bound.
+  const Problem p = Problem::parse("add:n=2");
+  TensorD a(Shape{2}), b(Shape{2});
+  a[0] = 16777216, b[0] = 1, a[1] = 2, b[1] = 3;
+  const std::vector<TensorD> ref{run_reference(p, {a, b})};
+  EXPECT_FALSE(error_models(p, {a, b}, ref, true)[0].exact);
+  a[0] = 16777214;
+  EXPECT_TRUE(error_models(p, {a, b}, ref, true)[0].exact);
+}
+
+TEST(ErrorModels, LayerNormLeavesInfiniteGammaTimesAZeroXhatUnjudged) {
+  // Row 0 is (1, 0, 2): x[0] is the mean, xhat = 0, and gamma[0] = Inf: the reference's 0 * Inf is NaN,
+  // and a float mean a rounding off (x * (1/3) summed) makes y +-Inf. Row 1 holds a NaN: its outputs
+  // are NaN whatever gamma is, and stay judged.
+  const Problem p = Problem::parse("layer_norm:m=2,n=3");
+  TensorD x(Shape{2, 3}), gamma(Shape{3}), beta(Shape{3});
+  x[0] = 1, x[1] = 0, x[2] = 2, x[3] = 1, x[4] = 0, x[5] = NAN;
+  gamma[0] = INFINITY, gamma[1] = 1, gamma[2] = 1;
+  const std::vector<TensorD> in{x, gamma, beta};
+  const std::vector<TensorD> ref = run_reference(p, in);
+  ASSERT_TRUE(std::isnan(ref[0][0]) && std::isnan(ref[0][3]));
+  const ErrorModel m = error_models(p, in, ref, false)[0];
+  TensorF got(Shape{2, 3});
+  for (int64_t i = 0; i < 6; ++i) got[i] = static_cast<float>(ref[0][i]);
+  got[0] = INFINITY;
+  const Comparison c = compare("y", got, ref[0], m);
+  EXPECT_TRUE(c.passed) << c.message;
+  got[3] = INFINITY;  // NaN's row: Inf is wrong there
+  EXPECT_FALSE(compare("y", got, ref[0], m).passed);
+}
+
+}  // namespace
+}  // namespace plumbline
