@@ -44,5 +44,27 @@ TEST(ErrorModels, LayerNormLeavesInfiniteGammaTimesAZeroXhatUnjudged) {
   EXPECT_FALSE(compare("y", got, ref[0], m).passed);
 }
 
+TEST(ErrorModels, LayerNormJudgesAnInfiniteGammaByClass) {
+  // Row (1, 0, 2), gamma (1, Inf, -Inf): xhat = (0, -1.22, 1.22), so y[1] = -Inf and y[2] = -Inf. A
+  // finite value, or Inf of the other sign, is wrong there, whatever the magnitudes.
+  const Problem p = Problem::parse("layer_norm:m=1,n=3");
+  TensorD x(Shape{1, 3}), gamma(Shape{3}), beta(Shape{3});
+  x[0] = 1, x[1] = 0, x[2] = 2;
+  gamma[0] = 1, gamma[1] = INFINITY, gamma[2] = -INFINITY;
+  beta[1] = 5;
+  const std::vector<TensorD> in{x, gamma, beta};
+  const std::vector<TensorD> ref = run_reference(p, in);
+  ASSERT_EQ(ref[0][1], -INFINITY);
+  ASSERT_EQ(ref[0][2], -INFINITY);
+  const ErrorModel m = error_models(p, in, ref, false)[0];
+  TensorF got(Shape{1, 3});
+  for (int64_t i = 0; i < 3; ++i) got[i] = static_cast<float>(ref[0][i]);
+  EXPECT_TRUE(compare("y", got, ref[0], m).passed);
+  got[1] = 5;  // beta alone, as a kernel that read gamma from the wrong place might give
+  EXPECT_FALSE(compare("y", got, ref[0], m).passed);
+  got[1] = -INFINITY, got[2] = INFINITY;
+  EXPECT_FALSE(compare("y", got, ref[0], m).passed);
+}
+
 }  // namespace
 }  // namespace plumbline

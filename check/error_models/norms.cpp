@@ -78,9 +78,15 @@ std::vector<ErrorModel> forward_model(const Problem& p, const std::vector<Tensor
       e.peak[k] = s.peak;
       if (!s.finite) continue;
       const double gamma = std::abs(in[1][g.param(seg, j)]), xhat = std::abs((in[0][k] - s.mean) * s.r);
-      // An infinite gamma where xhat is 0 within its rounding (x equal to the mean): the reference's
-      // 0 * Inf is NaN, and a float xhat a rounding away from 0 gives +-Inf. Not judgeable either way.
-      if (std::isinf(gamma) && xhat <= kBoundConstant * kUnitRoundoff * dxhat(s, in[0][k])) e.peak[k] = INFINITY;
+      if (std::isinf(gamma)) {
+        // y = xhat * +-Inf + beta: +-Inf (NaN against an infinite beta of the other sign), compared by
+        // class (a magnitude of 0 keeps the element judged). Unless xhat is 0 within its rounding, or
+        // x - mean or xhat may underflow to 0 (devices may flush subnormals): the reference's 0 * Inf
+        // is NaN and a float evaluation's +-Inf, or the other way round. Not judgeable then.
+        const double margin = kBoundConstant * kUnitRoundoff * (dxhat(s, in[0][k]) + kUnderflow);
+        if (xhat <= margin || std::abs(in[0][k] - s.mean) <= kBoundConstant * FLT_MIN) e.peak[k] = INFINITY;
+        continue;
+      }
       e.mag[k] = gamma * (dxhat(s, in[0][k]) + kUnderflow) + 2 * (xhat * gamma + std::abs(ref[0][k]));
     }
   }
