@@ -42,6 +42,10 @@ KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::
     for (const auto& cls : classes) {
       const plans::TuningEntry* e = plans::find_tuning(db, dev.name, dev.driver_version, op, v.name, cls);
       if (!e) continue;
+      if (e->off) {
+        k.off.insert(v.name + "@" + cls);
+        continue;
+      }
       plans::Variant tuned;
       try {
         tuned = v.with_defines(e->defines);
@@ -76,15 +80,21 @@ const std::vector<plans::Variant>& KernelChecker::variants(const std::string& op
 
 const plans::Variant& KernelChecker::select(const Problem& p) {
   const KernelVariants& k = kernels(p.op());
-  for (size_t i : k.base) {
-    const plans::Variant& v = k.all[i];
-    if (!plans::applies(v, p)) continue;
-    auto t = k.tuned.find(v.name + "@" + plans::class_of(v, p));
-    return t == k.tuned.end() ? v : k.all[t->second];
-  }
+  // A variant that is `off` on this device is passed over for the next that serves p; when none
+  // other does (or it was asked for by name: --variant), it runs.
+  for (const bool honour_off : {true, false})
+    for (size_t i : k.base) {
+      const plans::Variant& v = k.all[i];
+      if (!plans::applies(v, p)) continue;
+      const std::string key = v.name + "@" + plans::class_of(v, p);
+      if (honour_off && k.off.count(key)) continue;
+      auto t = k.tuned.find(key);
+      return t == k.tuned.end() ? v : k.all[t->second];
+    }
   std::vector<plans::Variant> base;
   for (size_t i : k.base) base.push_back(k.all[i]);
-  return plans::select_variant(base, p);  // the error that names every condition
+  plans::select_variant(base, p);  // no variant serves p: the error that names every condition
+  throw Error("no variant of " + p.op() + " serves " + p.line());
 }
 
 const cl::Program& KernelChecker::program_for(const plans::Variant& v, DType dtype) {

@@ -3,6 +3,7 @@
 // (plans/) on an OpenCL device with poisoned outputs and guarded buffers, and compare every output
 // (check/compare.hpp).
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ struct KernelVariants {
   std::vector<plans::Variant> all;      // what check covers
   std::vector<size_t> base;             // the plan's variants among them, in priority order
   std::map<std::string, size_t> tuned;  // "variant@class" -> its index
+  std::set<std::string> off;            // "variant@class" passed over on this device (an `off` entry)
 };
 KernelVariants kernel_variants(const plans::KernelSource& source, const std::string& op, const ocl::DeviceInfo& device);
 

@@ -37,6 +37,7 @@ const char* kHeader =
 }  // namespace
 
 std::string TuningEntry::defines_text() const {
+  if (off) return "off";
   std::string s;
   for (const auto& [n, v] : defines) s += (s.empty() ? "" : " ") + n + "=" + v;
   return s;
@@ -68,8 +69,8 @@ std::vector<TuningEntry> read_tuning(const std::string& dir) {
       const Where w{f.string(), n};
       const auto fs_ = fields(line);
       if (fs_.size() != 7) throw Error(w.str() + ": a tuning entry has 7 fields separated by ' | ' (device | driver | op | variant | class | defines | evidence), this line has " + std::to_string(fs_.size()));
-      TuningEntry e{fs_[0], fs_[1], fs_[2], fs_[3], fs_[4], {}, fs_[6], w};
-      std::istringstream ds(fs_[5]);
+      TuningEntry e{fs_[0], fs_[1], fs_[2], fs_[3], fs_[4], {}, fs_[5] == "off", fs_[6], w};
+      std::istringstream ds(e.off ? std::string() : fs_[5]);
       std::string d;
       while (ds >> d) {
         const size_t eq = d.find('=');

@@ -6,6 +6,9 @@
 //   # device | driver | op | variant | class | defines | evidence
 //   NVIDIA H100 80GB HBM3 | 580.159.04 | matmul | xgemm | large | MWG=128 NWG=128 KWG=8 MDIMC=8 NDIMC=16 | 37.2 TFLOP/s ...
 //
+// The defines `off` say that the variant does not run on this device for this class: the next one in
+// the plan whose condition holds runs instead (a variant faster on one device and slower on another;
+// the evidence gives both times). `--variant` still runs it, and check still covers it.
 // A launch takes the entry of its device and driver; else one of its device with another driver; else
 // the plan's defaults.
 #include <optional>
@@ -19,6 +22,7 @@ namespace plumbline::plans {
 struct TuningEntry {
   std::string device, driver, op, variant, shape_class;
   std::vector<std::pair<std::string, std::string>> defines;
+  bool off = false;      // the defines field is `off`: the variant is passed over on this device
   std::string evidence;  // what the tuner measured, for the reviewer
   Where where;
 

@@ -4,11 +4,13 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <fstream>
 #include <memory>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #include "bench/paired.hpp"
 #include "check/error_models.hpp"
@@ -160,6 +162,35 @@ TEST(Kernels, AbiDocumentsEveryOperatorsEntries) {
     for (const auto& step : plans::find_variant(plans::our_variants(op), plans::kAbiVariant, op).steps)
       EXPECT_NE(line.find("`" + step.entry + "`"), std::string::npos) << op << ": entry " << step.entry << " not documented";
   }
+}
+
+// ---- the tuning database ------------------------------------------------------------------------------
+
+TEST(TuningDatabase, AnOffEntryPassesOverItsVariantOnItsDeviceOnly) {
+  // layer_norm's `rows` serves rows of at most 1024 with m >= 2048; an `off` entry for this device
+  // hands such a problem to the next variant in line (the seed), and check still covers `rows`. The
+  // same entry for another device changes nothing here.
+  auto& dev = devices().at(0);
+  const auto& info = dev.runtime->device();
+  const Problem p = Problem::parse("layer_norm:m=4096,n=512");
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("plumbline_off_" + std::to_string(::getpid()));
+  auto select_with = [&](const std::string& device_name) {
+    fs::create_directories(dir);
+    std::ofstream(dir / "t.tuning") << device_name << " | " << info.driver_version << " | layer_norm | rows | all | off | a test\n";
+    KernelChecker kc(*dev.runtime, plans::KernelSource{.tuning_dir = dir.string()});
+    std::set<std::string> names;
+    for (const auto& v : kc.variants("layer_norm")) names.insert(v.name);
+    EXPECT_TRUE(names.count("rows")) << "check covers a variant that is off";
+    const std::string chosen = kc.select(p).name;
+    // Asked for by name, it runs all the same.
+    KernelChecker named(*dev.runtime, plans::KernelSource{.variant = "rows", .tuning_dir = dir.string()});
+    EXPECT_EQ(named.select(p).name, "rows");
+    fs::remove_all(dir);
+    return chosen;
+  };
+  EXPECT_EQ(select_with(info.name), "seed");
+  EXPECT_EQ(select_with("another device"), "rows");
 }
 
 // ---- planted faulty kernels ------------------------------------------------------------------------

@@ -206,7 +206,7 @@ plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const 
   std::snprintf(buf, sizeof buf, "%.1f GFLOP/s (%.4f ms)%s; %zu candidates in %.0f s (%d wrong, %d invalid)%s; %s on ",
                 r.flops / r.best->seconds / 1e9, r.best->seconds * 1e3, defaults, r.tried.size(), r.elapsed, r.count("wrong"),
                 r.count("invalid"), finished ? "" : ", written while the search went on (it was cut off here)", date.c_str());
-  return {device.name, device.driver_version, op, r.variant, r.shape_class, r.best->defines, buf + problems, {}};
+  return {device.name, device.driver_version, op, r.variant, r.shape_class, r.best->defines, false, buf + problems, {}};
 }
 
 }  // namespace plumbline::tune
