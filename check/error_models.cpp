@@ -1,5 +1,6 @@
 #include "check/error_models.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -43,12 +44,8 @@ std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD
     model.storage = dtype_of(p);  // every output is stored in the problem's format
     // Integer inputs sum exactly in float32 only while every partial sum stays below 2^24, and mag
     // bounds them all; past it the bounded comparison is the right one.
-    if (model.exact)
-      for (double v : model.mag.data)
-        if (!(v < 16777216.0)) {
-          model.exact = false;
-          break;
-        }
+    if (model.exact && std::any_of(model.mag.data.begin(), model.mag.data.end(), [](double v) { return !(v < 16777216.0); }))
+      model.exact = false;
   }
   return m;
 }

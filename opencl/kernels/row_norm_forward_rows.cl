@@ -57,5 +57,5 @@ void layer_norm_forward_rows(__global const real_t* x, __global const real_t* ga
 __kernel __attribute__((reqd_work_group_size(NORM_WG, 1, 1)))
 void rms_norm_forward_rows(__global const real_t* x, __global const real_t* gamma, __global real_t* y, int m, int n, float eps) {
   __local float part[NORM_WG];
-  row_norm_forward_rows(x, gamma, gamma, y, m, n, eps, 1, part);
+  row_norm_forward_rows(x, gamma, gamma, y, m, n, eps, 1, part);  // no beta: rms never reads that argument
 }
