@@ -21,26 +21,26 @@ void xgemm_grad_pre(int m, int n, int k, __global const real_t* a, int lda, long
   xgemm_accumulate(m, n, k, a + z * a_batch, lda, 0, b + z * b_batch, ldb, 0, As, Bs, acc, 0, 0);
   g_out += z * c_batch;
   d_y += z * c_batch;
-#define GRAD_PRE(v, row, col) (LD(d_y, (long)(row) * ldc + (col)) * act_slope(act, (v) + LD(bias, col)))
+#define GRAD_PRE(v, row, col) (LD(d_y, (long)(row) * ldc + (col)) * act_slope_call(act, (v) + LD(bias, col)))
   STORE_TILE_AS(g_out, ldc, m, n, GRAD_PRE, float, ST4_FLOAT, ST_FLOAT)
 }
 
-// C = op(G) @ op(B) with G float32 (d_a = G @ B^T), and C = op(A) @ op(G) (d_b = A^T @ G): the
-// matmul entry's parameters, one operand float32.
+// C = G @ B^T with G float32 (d_a), and C = A^T @ G (d_b): the matmul entry's parameters less ta and
+// tb, one operand float32. The layouts are literals, so the loads test nothing.
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-void xgemm_float_a(int m, int n, int k, __global const float* a, int lda, int ta, long a_batch, __global const real_t* b, int ldb,
-                   int tb, long b_batch, __global real_t* c, int ldc, long c_batch) {
+void xgemm_float_a(int m, int n, int k, __global const float* a, int lda, long a_batch, __global const real_t* b, int ldb,
+                   long b_batch, __global real_t* c, int ldc, long c_batch) {
   XGEMM_LOCALS
-  xgemm_accumulate(m, n, k, 0, lda, ta, b + z * b_batch, ldb, tb, As, Bs, acc, a + z * a_batch, 1);
+  xgemm_accumulate(m, n, k, 0, lda, 0, b + z * b_batch, ldb, 1, As, Bs, acc, a + z * a_batch, 1);
   c += z * c_batch;
 #define PLAIN(v, row, col) (v)
   STORE_TILE(c, ldc, m, n, PLAIN)
 }
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-void xgemm_float_b(int m, int n, int k, __global const real_t* a, int lda, int ta, long a_batch, __global const float* b, int ldb,
-                   int tb, long b_batch, __global real_t* c, int ldc, long c_batch) {
+void xgemm_float_b(int m, int n, int k, __global const real_t* a, int lda, long a_batch, __global const float* b, int ldb,
+                   long b_batch, __global real_t* c, int ldc, long c_batch) {
   XGEMM_LOCALS
-  xgemm_accumulate(m, n, k, a + z * a_batch, lda, ta, 0, ldb, tb, As, Bs, acc, b + z * b_batch, 2);
+  xgemm_accumulate(m, n, k, a + z * a_batch, lda, 1, 0, ldb, 0, As, Bs, acc, b + z * b_batch, 2);
   c += z * c_batch;
   STORE_TILE(c, ldc, m, n, PLAIN)
 }
