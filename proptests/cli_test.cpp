@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "core/npy.hpp"
@@ -348,6 +349,37 @@ TEST(CliTune, ARunCutOffKeepsTheBestCandidateSoFar) {
   }
   ASSERT_FALSE(entry.empty()) << "nothing written before the kill\n" << seen;
   EXPECT_NE(entry.find("written while the search went on"), std::string::npos) << entry;
+}
+
+TEST(CliTune, AClasssOwnEntryIsTriedWhateverTheBudget) {
+  // The entry a run writes replaces the class's entry, so the run compares the two even when its
+  // budget ends first (here it ends during the plan's defaults): it never writes a slower entry over
+  // one it did not try. No timing involved: every candidate outlasts a budget of a millisecond.
+  const fs::path db = temp_dir() / "tuning_db_incumbent";
+  fs::remove_all(db);
+  const std::string plan = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/vadd_tunable.plan";
+  const std::string tune = "tune add --plan " + plan + " --problem add:n=100000 --device pocl:0 --budget 0.001 --db " + db.string();
+  const Outcome first = run(tune);
+  ASSERT_EQ(first.status, 0) << first.output;
+  EXPECT_NE(first.output.find("1 candidates in"), std::string::npos) << "the defaults alone\n" << first.output;
+  // The class's entry, made another right point of the space, as an earlier run could have left it.
+  fs::path file;
+  std::string text;
+  for (const auto& f : fs::directory_iterator(db)) {
+    std::ifstream in(f.path());
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    file = f.path(), text = ss.str();
+  }
+  const size_t at = text.find("| VW=1 WG=64 |");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 14, "| VW=2 WG=128 |");
+  std::ofstream(file) << text;
+  const Outcome second = run(tune, "PLUMBLINE_TUNING_DIR=" + db.string());
+  ASSERT_EQ(second.status, 0) << second.output;
+  EXPECT_NE(second.output.find("VW=2 WG=128: "), std::string::npos) << second.output;
+  EXPECT_NE(second.output.find("(database: this class's entry)"), std::string::npos) << second.output;
+  EXPECT_NE(second.output.find("2 candidates in"), std::string::npos) << second.output;
 }
 
 // ---- a kernel that crashes, hangs or asks for too much never takes the run down --------------------

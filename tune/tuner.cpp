@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -123,6 +124,8 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
   }
   if (results.empty()) throw Error("tune " + o.op + ": no tunable variant serves the problems given");
   const double per_class = o.budget_seconds / static_cast<double>(results.size());
+  // The database as it was before this run wrote to it (o.on_best writes each class's best as it goes).
+  const std::vector<plans::TuningEntry> database = plans::tuning_database();
   const ocl::DeviceInfo& dev = kc.runtime().device();
   for (size_t ri = 0; ri < results.size(); ++ri) {
     ClassResult& r = results[ri];
@@ -138,7 +141,12 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
                  (c.status == "timed" && r.best && r.best->defines == c.defines ? "  best so far" : "") + why);
     };
     auto attempt = [&](const Defines& d, const char* why, bool defaults = false) {
-      if (!seen.insert(d).second) return false;
+      if (!seen.insert(d).second) {  // tried already (the class's entry may be the defaults)
+        if (defaults)
+          for (const auto& c : r.tried)
+            if (c.defines == d && c.status == "timed") r.defaults = c;
+        return false;
+      }
       const Candidate c = evaluate(kc, base, d, r.problems, o);
       r.tried.push_back(c);
       if (defaults && c.status == "timed") r.defaults = c;  // before on_best: its entry quotes them
@@ -151,7 +159,22 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       report(c, why);
       return better;
     };
-    // The plan's defaults, the database's entries for this device (a warm start), then random ones.
+    // An entry's defines in the variant's order, if they are a point of its space.
+    auto point_of = [&](const plans::TuningEntry& e) -> std::optional<Defines> {
+      Defines d;
+      for (const auto& [name, values] : base.tunables) {
+        auto it = std::find_if(e.defines.begin(), e.defines.end(), [&](const auto& x) { return x.first == name; });
+        if (it == e.defines.end()) return std::nullopt;
+        d.emplace_back(name, it->second);
+      }
+      return space.contains(d) ? std::optional<Defines>(d) : std::nullopt;
+    };
+    // This class's own entry first, whatever the budget: the entry a run writes replaces it, so
+    // even a search cut short has compared the two. Then the plan's defaults, --start, the
+    // database's other entries for this device (a warm start), random ones.
+    for (const auto& e : database)
+      if (e.device == dev.name && e.op == o.op && e.variant == r.variant && e.shape_class == r.shape_class)
+        if (const auto d = point_of(e)) attempt(*d, " (database: this class's entry)");
     attempt(space.defaults(), " (the plan's defaults)", true);
     for (const auto& d : o.start) {
       Defines ordered;  // in the variant's order, every tunable given
@@ -161,15 +184,9 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       if (!space.contains(ordered)) throw Error("--start '" + to_string(d) + "' is not in the tuning space of " + base.id() + " (every tunable, values from its tune lines, meeting its require lines)");
       attempt(ordered, " (--start)");
     }
-    for (const auto& e : plans::tuning_database()) {
+    for (const auto& e : database) {
       if (e.device != dev.name || since(t0) > per_class) continue;
-      Defines d;
-      for (const auto& [name, values] : base.tunables) {
-        auto it = std::find_if(e.defines.begin(), e.defines.end(), [&](const auto& x) { return x.first == name; });
-        if (it == e.defines.end()) break;
-        d.emplace_back(name, it->second);
-      }
-      if (d.size() == base.tunables.size() && space.contains(d)) attempt(d, (" (database: " + e.op + "/" + e.variant + " " + e.shape_class + ")").c_str());
+      if (const auto d = point_of(e)) attempt(*d, (" (database: " + e.op + "/" + e.variant + " " + e.shape_class + ")").c_str());
     }
     std::vector<Defines> order = space.valid();
     std::mt19937_64 rng(o.seed + ri);
