@@ -159,13 +159,14 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       report(c, why);
       return better;
     };
-    // An entry's defines in the variant's order, if they are a point of its space.
+    // An entry's defines in the variant's order, if they are a point of its space. A tunable the
+    // entry does not name takes the plan's default, as it does when the entry is launched.
     auto point_of = [&](const plans::TuningEntry& e) -> std::optional<Defines> {
-      Defines d;
-      for (const auto& [name, values] : base.tunables) {
+      if (e.off) return std::nullopt;
+      Defines d = space.defaults();
+      for (auto& [name, value] : d) {
         auto it = std::find_if(e.defines.begin(), e.defines.end(), [&](const auto& x) { return x.first == name; });
-        if (it == e.defines.end()) return std::nullopt;
-        d.emplace_back(name, it->second);
+        if (it != e.defines.end()) value = it->second;
       }
       return space.contains(d) ? std::optional<Defines>(d) : std::nullopt;
     };

@@ -55,9 +55,17 @@ float act_slope(int kind, float x) {
 }
 
 
-// The activation and its slope as calls, for the GEMM epilogues (xgemm_bias_act.cl,
-// xgemm_backward.cl). Inlined there, once for each of a work-item's 64-128 accumulators, their code
-// made NVIDIA's compiler schedule the GEMM's main loop worse: gemm_bias_act 4096x1024x4096 with
-// gelu_tanh took 1.26 ms inlined, 0.98 ms as a call (H100, 2026-11-24).
+// The activation and its slope in the GEMM epilogues (xgemm_bias_act.cl, xgemm_backward.cl): inlined,
+// or with ACT_CALL=1 (a tuned define) called. Inlined there, once for each of a work-item's 64-128
+// accumulators, their code made NVIDIA's compiler schedule the GEMM's main loop worse: gemm_bias_act
+// 4096x1024x4096 with gelu_tanh took 1.26 ms inlined, 0.98 ms called (H100, 2026-11-24). On PoCL
+// a call is the slower one (512^3 with gelu_tanh: 8.2-9.8 ms inlined, 10.8-13.6 called).
+#if defined(ACT_CALL) && ACT_CALL
 __attribute__((noinline)) float act_value_call(int kind, float x) { return act_value(kind, x); }
 __attribute__((noinline)) float act_slope_call(int kind, float x) { return act_slope(kind, x); }
+#define EPILOGUE_ACT_VALUE act_value_call
+#define EPILOGUE_ACT_SLOPE act_slope_call
+#else
+#define EPILOGUE_ACT_VALUE act_value
+#define EPILOGUE_ACT_SLOPE act_slope
+#endif

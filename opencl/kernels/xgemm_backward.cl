@@ -21,7 +21,7 @@ void xgemm_grad_pre(int m, int n, int k, __global const real_t* a, int lda, long
   xgemm_accumulate(m, n, k, a + z * a_batch, lda, 0, b + z * b_batch, ldb, 0, As, Bs, acc, 0, 0);
   g_out += z * c_batch;
   d_y += z * c_batch;
-#define GRAD_PRE(v, row, col) (LD(d_y, (long)(row) * ldc + (col)) * act_slope_call(act, (v) + LD(bias, col)))
+#define GRAD_PRE(v, row, col) (LD(d_y, (long)(row) * ldc + (col)) * EPILOGUE_ACT_SLOPE(act, (v) + LD(bias, col)))
   STORE_TILE_AS(g_out, ldc, m, n, GRAD_PRE, float, ST4_FLOAT, ST_FLOAT)
 }
 
