@@ -64,19 +64,21 @@ LOAD4(load4, real_t, LD4, LD)
 LOAD4(load4_float, float, LD4_FLOAT, LD_FLOAT)
 
 // The global loads of one slab into registers: op(X)'s tile of XWG rows (x0 ..) by KWG depth (k0 ..),
-// from elements of type T read by LOADER (load4 or load4_float).
+// from elements of type T read by LOADER (load4 or load4_float), or by LD4_ alone (no tests) where
+// the slab lies wholly inside the matrix and its rows are 16-byte aligned (all but the edge slabs).
 // Stored [X][K] (trans = 0 for A, 1 for B: depth contiguous) or [K][X] (depth strided).
-#define SLAB_LOADS(NAME, XWG, LOADS, T, LOADER)                                                             \
+#define SLAB_LOADS(NAME, XWG, LOADS, T, LOADER, LD4_)                                                       \
   void NAME(__global const T* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, float4 r[LOADS]) { \
     const int lid = get_local_id(1) * NDIMC + get_local_id(0);                                              \
+    const int inside = x0 + XWG <= xs && k0 + KWG <= ks && (ld & 3) == 0;                                   \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                                     \
       const int idx = lid + l * WGS;                                                                        \
       if (contiguous_depth) { /* rows x, four depths each: x-major so that stores below do not conflict */ \
         const int x = idx % XWG, kq = idx / XWG;                                                            \
-        r[l] = LOADER(p, x0 + x, ld, k0 + 4 * kq, xs, ks);                                                  \
+        r[l] = inside ? LD4_(p + (long)(x0 + x) * ld + k0 + 4 * kq) : LOADER(p, x0 + x, ld, k0 + 4 * kq, xs, ks); \
       } else { /* depth rows k, four x each */                                                              \
         const int xq = idx % (XWG / 4), k = idx / (XWG / 4);                                                \
-        r[l] = LOADER(p, k0 + k, ld, x0 + 4 * xq, ks, xs);                                                  \
+        r[l] = inside ? LD4_(p + (long)(k0 + k) * ld + x0 + 4 * xq) : LOADER(p, k0 + k, ld, x0 + 4 * xq, ks, xs); \
       }                                                                                                     \
     }                                                                                                       \
   }
@@ -98,10 +100,10 @@ LOAD4(load4_float, float, LD4_FLOAT, LD_FLOAT)
       }                                                                                                     \
     }                                                                                                       \
   }
-SLAB_LOADS(slab_a, MWG, A_LOADS, real_t, load4)
-SLAB_LOADS(slab_b, NWG, B_LOADS, real_t, load4)
-SLAB_LOADS(slab_a_float, MWG, A_LOADS, float, load4_float)
-SLAB_LOADS(slab_b_float, NWG, B_LOADS, float, load4_float)
+SLAB_LOADS(slab_a, MWG, A_LOADS, real_t, load4, LD4)
+SLAB_LOADS(slab_b, NWG, B_LOADS, real_t, load4, LD4)
+SLAB_LOADS(slab_a_float, MWG, A_LOADS, float, load4_float, LD4_FLOAT)
+SLAB_LOADS(slab_b_float, NWG, B_LOADS, float, load4_float, LD4_FLOAT)
 SLAB_STORES(slab_a, MWG, A_LOADS)
 SLAB_STORES(slab_b, NWG, B_LOADS)
 
