@@ -26,7 +26,7 @@ void xgemm_grad_pre(int m, int n, int k, __global const real_t* a, int lda, long
 }
 
 // C = G @ B^T with G float32 (d_a), and C = A^T @ G (d_b): the matmul entry's parameters less ta and
-// tb, one operand float32. The layouts are literals, so the loads test nothing.
+// tb, one operand float32. Their layouts are literals, which the loads need not test.
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
 void xgemm_float_a(int m, int n, int k, __global const float* a, int lda, long a_batch, __global const real_t* b, int ldb,
                    long b_batch, __global real_t* c, int ldc, long c_batch) {
