@@ -16,7 +16,11 @@ TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, c
   }
   for (const auto& decl : sig.outputs) out_.push_back(rt.buffer(decl.name, decl.shape.numel(), sig.storage_of(decl)));
   const std::vector<int64_t> scratch = plans::scratch_floats(variant_, p);
-  for (size_t i = 0; i < scratch.size(); ++i) scratch_.push_back(rt.buffer(variant_.scratch[i].name, scratch[i]));
+  for (size_t i = 0; i < scratch.size(); ++i) {
+    scratch_.push_back(rt.buffer(variant_.scratch[i].name, scratch[i]));
+    // Zero once: each launch leaves its counters at zero for the next (checked before timing).
+    if (variant_.scratch[i].counters) scratch_.back().upload(std::vector<float>(static_cast<size_t>(scratch[i]), 0.0f));
+  }
   for (auto& b : in_) buffers_.tensors[b.name()] = &b;
   for (auto& b : out_) buffers_.tensors[b.name()] = &b;
   for (auto& b : scratch_) buffers_.scratch.push_back(&b);

@@ -21,8 +21,8 @@ struct CaseResult {
   Values values = Values::Normal;
   uint64_t seed = 0;
   bool passed = false;
-  std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, untrustworthy,
-                        // crashed, hung, bad-output (a function's outputs of the wrong number or shape)
+  std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, counters-left,
+                        // untrustworthy, crashed, hung, bad-output (a function's outputs of the wrong number or shape)
   std::string message;  // the first problem, in words
   double worst_ratio = 0;
   double max_error = 0;  // largest |kernel - reference| over every output's judged elements

@@ -180,10 +180,14 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
     out_b.back().poison();
   }
   // Scratch starts poisoned too: a step that reads scratch another step never wrote sees NaN.
+  // Counters start at zero, as the plan format promises (the words of 0.0f are zeros).
   const std::vector<int64_t> scratch = plans::scratch_floats(variant, p);
   for (size_t i = 0; i < scratch.size(); ++i) {
     scratch_b.push_back(rt_.buffer(variant.scratch[i].name, scratch[i]));
-    scratch_b.back().poison();
+    if (variant.scratch[i].counters)
+      scratch_b.back().upload(std::vector<float>(static_cast<size_t>(scratch[i]), 0.0f));
+    else
+      scratch_b.back().poison();
   }
   ocl::Buffers buffers;
   for (auto& b : in_b) buffers.tensors[b.name()] = &b;
@@ -200,6 +204,11 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
       for (const auto& problem : buf.inspect(false)) note("out-of-bounds", problem);
   for (size_t i = 0; i < in_b.size(); ++i)
     if (!in_b[i].holds(inputs[i].data)) note("input-modified", "the kernel wrote into input '" + in_b[i].name() + "'");
+  // The next launch finds counters where this one left them: at zero, or its last work-group is wrong.
+  for (size_t i = 0; i < scratch_b.size(); ++i)
+    if (variant.scratch[i].counters && !scratch_b[i].holds(std::vector<float>(static_cast<size_t>(scratch_b[i].size()), 0.0f)))
+      note("counters-left", "counters '" + scratch_b[i].name() + "' (" + variant.scratch[i].where.str() +
+                                ") are not all zero after the launch: the steps must leave them at zero for the next one");
   for (size_t i = 0; i < out_b.size(); ++i) {
     ex.outputs.emplace_back(sig.outputs[i].shape);
     for (const auto& problem : out_b[i].inspect(true, &ex.outputs.back().data))

@@ -152,12 +152,14 @@ class PlanParser {
       Let l{trim(rest.substr(0, eq)), Expr::parse(rest.substr(eq + 1)), here()};
       if (!is_identifier(l.name)) throw Error("let name '" + l.name + "' must be a name");
       v.lets.push_back(std::move(l));
-    } else if (key == "scratch") {
+    } else if (key == "scratch" || key == "counters") {
       variant_level();
+      const bool counters = key == "counters";
       const size_t sp = rest.find_first_of(" \t");
-      if (sp == std::string::npos) throw Error("'scratch' needs NAME FLOATS (a name and its size in floats)");
-      Scratch s{rest.substr(0, sp), Expr::parse(rest.substr(sp)), here()};
-      if (!is_identifier(s.name)) throw Error("scratch name '" + s.name + "' must be a name");
+      if (sp == std::string::npos)
+        throw Error(counters ? "'counters' needs NAME COUNT (a name and how many 32-bit counters)" : "'scratch' needs NAME FLOATS (a name and its size in floats)");
+      Scratch s{rest.substr(0, sp), Expr::parse(rest.substr(sp)), here(), counters};
+      if (!is_identifier(s.name)) throw Error(key + " name '" + s.name + "' must be a name");
       v.scratch.push_back(std::move(s));
     } else if (key == "dtypes") {
       need("storage formats (f32 f16 bf16)");
@@ -223,7 +225,7 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, when, let, scratch, tune, require, class, step, args, global, local)");
+      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, when, let, scratch, counters, tune, require, class, step, args, global, local)");
     }
   }
 

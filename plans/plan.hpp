@@ -67,8 +67,12 @@ struct Let {
 
 struct Scratch {
   std::string name;
-  Expr floats;  // its size in floats
+  Expr floats;  // its size in floats (counters: in 32-bit words)
   Where where;
+  // `counters NAME COUNT`: 32-bit unsigned integers that hold zero when the first step starts and
+  // that the steps must leave at zero (checked): one launch can then find its last work-group by an
+  // integer atomic (docs/kernel-abi.md). Plain scratch starts as poison.
+  bool counters = false;
 };
 
 // A shape class of a tunable variant: the tuning database holds one set of defines per device and

@@ -156,7 +156,7 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, when, let, scratch, tune, require, class, step, args, global, local)");
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, when, let, scratch, counters, tune, require, class, step, args, global, local)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
@@ -178,6 +178,19 @@ TEST(PlanFormat, DispatchSizesAndTheirErrors) {
   EXPECT_EQ(error_of([&] { dispatch(vs[2], vs[2].steps[0], p.with("k", int64_t{1})); }),
             "t.plan:14: step s global size 'n / (k - 1)': expression 'n / (k - 1)': division by zero (100 / 0), for problem "
             "matmul:batch=0,m=70,k=1,n=100,ta=0,tb=0");
+}
+
+TEST(PlanFormat, CountersAreScratchThatStartsAtZero) {
+  const auto vs = parse_plan("op sum\nvariant v\n  scratch partial cdiv(n, 64)\n  counters done max(m, 1)\n"
+                             "  step s\n    args x, partial, done, y\n    global n\n",
+                             "t.plan");
+  ASSERT_EQ(vs[0].scratch.size(), 2u);
+  EXPECT_FALSE(vs[0].scratch[0].counters);
+  EXPECT_TRUE(vs[0].scratch[1].counters);
+  EXPECT_EQ(scratch_floats(vs[0], Problem::parse("sum:m=3,n=100,over=row")), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  counters done\n"), "t.plan:3: 'counters' needs NAME COUNT (a name and how many 32-bit counters)");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  scratch done 1\n  counters done 1\n  step s\n    args x\n    global 1\n"),
+            "t.plan:4: scratch 'done' has the name of a tensor, an attribute or another scratch buffer");
 }
 
 TEST(PlanFormat, LetNamesAnExpressionForTheLinesAfterIt) {

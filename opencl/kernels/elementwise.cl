@@ -116,3 +116,73 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void bias_add4(__global const real_t* x, __global const real_t* bias, __global real_t* y, int m, int n) {
   FOR_EACH_QUAD((long)m * n, ST4(y + i, LD4(x + i) + bias4(bias, i, n)), ST(y, i, LD(x, i) + LD(bias, i % n)))
 }
+
+// bias_add_bwd's `fused` variant: one launch reads d_y once. A work-group takes BWD_COLS columns
+// (BWD_COLS / 4 work-items across, four columns each: a float4 where n % 4 == 0) of BWD_ROWS rows, BWD_LANES row
+// lanes deep: it copies them to d_x and writes their column sums to partial[chunk][col]. Then it counts
+// itself done on its columns' counter; the last of the chunks adds up the partials in chunk order (the
+// same bits every run, no float atomics), writes d_bias and sets the counter back to zero (the plan's
+// `counters`, docs/kernel-abi.md). The split variant reads d_y twice and launches three times.
+#ifndef BWD_ROWS
+#define BWD_ROWS 64
+#endif
+#ifndef BWD_LANES
+#define BWD_LANES 4
+#endif
+#ifndef BWD_COLS
+#define BWD_COLS 256
+#endif
+#define BWD_ACROSS (BWD_COLS / 4)  // work-items across
+__kernel __attribute__((reqd_work_group_size(BWD_ACROSS, BWD_LANES, 1)))
+void bias_add_backward_fused(__global const real_t* d_y, __global real_t* d_x, __global real_t* d_bias, __global float* partial,
+                             __global uint* done, int m, int n) {
+  __local float4 part[BWD_LANES][BWD_ACROSS];
+  __local int last;
+  const int lx = get_local_id(0), ly = get_local_id(1), block = get_group_id(0), chunk = get_group_id(1);
+  const int chunks = get_num_groups(1);
+  const long c0 = (long)block * 4 * BWD_ACROSS + 4 * lx;
+  const long r0 = (long)chunk * BWD_ROWS, r1 = min(r0 + BWD_ROWS, (long)m);
+  float4 s = (float4)(0.0f);
+  if ((n & 3) == 0 && c0 + 3 < n) {  // rows of whole quads: c0 is 16-byte aligned in every row
+    for (long r = r0 + ly; r < r1; r += BWD_LANES) {
+      const float4 v = LD4(d_y + r * n + c0);
+      ST4(d_x + r * n + c0, v);
+      s += v;
+    }
+  } else if (c0 < n) {
+    for (long r = r0 + ly; r < r1; r += BWD_LANES) {
+      const long i = r * n + c0;
+      float v = LD(d_y, i);
+      ST(d_x, i, v), s.x += v;
+      if (c0 + 1 < n) v = LD(d_y, i + 1), ST(d_x, i + 1, v), s.y += v;
+      if (c0 + 2 < n) v = LD(d_y, i + 2), ST(d_x, i + 2, v), s.z += v;
+      if (c0 + 3 < n) v = LD(d_y, i + 3), ST(d_x, i + 3, v), s.w += v;
+    }
+  }
+  part[ly][lx] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (ly == 0) {
+    float4 t = part[0][lx];
+    for (int l = 1; l < BWD_LANES; ++l) t += part[l][lx];
+    __global float* out = partial + (long)chunk * n + c0;
+    if (c0 < n) out[0] = t.x;
+    if (c0 + 1 < n) out[1] = t.y;
+    if (c0 + 2 < n) out[2] = t.z;
+    if (c0 + 3 < n) out[3] = t.w;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);  // this work-item's partials are visible before the count says so
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (lx == 0 && ly == 0) last = atomic_inc(&done[block]) == (uint)(chunks - 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!last) return;  // the same for the whole work-group, and no barrier follows
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  for (int j = ly * BWD_ACROSS + lx; j < 4 * BWD_ACROSS; j += BWD_LANES * BWD_ACROSS) {
+    const long col = (long)block * 4 * BWD_ACROSS + j;
+    if (col >= n) break;
+    __global volatile const float* p = partial + col;  // written by other work-groups: not from a cache
+    float t = 0.0f;
+    for (int c = 0; c < chunks; ++c) t += p[(long)c * n];
+    ST(d_bias, col, t);
+  }
+  if (lx == 0 && ly == 0) done[block] = 0;
+}
