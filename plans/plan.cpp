@@ -606,10 +606,13 @@ std::optional<Problem> steer(const Variant& v, const Problem& p) {
       const int64_t cur = a->kind == AttrKind::Int ? q.i(a->name)
                                                    : std::find(a->choices.begin(), a->choices.end(), q.s(a->name)) - a->choices.begin();
       int64_t target = cur;
+      // Raised to a lower bound, a size keeps the drawn one's remainder by 8: a variant for large
+      // problems (n >= 4096) still meets sizes that are no multiple of its vector width.
+      const int64_t rest = cur > 0 ? cur % 8 : 0;
       if (rel->op == "==") target = rhs;
       else if (rel->op == "!=") target = cur + 1;
-      else if (rel->op == ">=") target = std::max(cur, rhs);
-      else if (rel->op == ">") target = std::max(cur, rhs + 1);
+      else if (rel->op == ">=") target = cur >= rhs ? cur : rhs + rest;
+      else if (rel->op == ">") target = cur > rhs ? cur : rhs + 1 + rest;
       else if (rel->op == "<=") target = std::min(cur, rhs);
       else if (rel->op == "<") target = std::min(cur, rhs - 1);
       else if (rel->op == "%0" && rhs > 0) target = std::max<int64_t>(rhs, (cur + rhs - 1) / rhs * rhs);

@@ -1,0 +1,17 @@
+set -x
+echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+export LD_LIBRARY_PATH=$PWD/.gpu PLUMBLINE_TUNING_DIR=$PWD/opencl/tuning PLUMBLINE_KERNEL_DIR=$PWD/opencl/kernels PLUMBLINE_CACHE_DIR=/tmp/plc
+R=/tmp/r; mkdir -p $R
+P="stdbuf -oL -eL .gpu/plumbline"
+B="--device nvidia:0 --repetitions 9 --min-time 0.01"
+timeout 100 $P bench $B --batch .gpu/s28/long_small.batch --json $R/quads.json > $R/quads.log 2>&1
+timeout 100 $P bench $B --batch .gpu/s28/long_small.batch --variant wide --json $R/wide.json > $R/wide.log 2>&1
+timeout 60 $P bench $B --batch .gpu/s28/long_small.batch --variant rows --filter "cross_entropy:" --json $R/rows.json > $R/rows.log 2>&1
+grep -h " ms " $R/quads.log $R/wide.log $R/rows.log | cut -c1-170
+timeout 80 python3 bench/peers/torch_peer.py $R/quads.json $R/torch.json --repetitions 9 --min-time 0.01 > $R/torch.log 2>&1
+python3 bench/side_by_side.py $R/quads.json $R/torch.json --json $R/sbs.json --markdown $R/sbs.md; cat $R/sbs.md
+timeout 230 $P bench $B --batch .gpu/s28/long_big.batch --json $R/quads_big.json > $R/quads_big.log 2>&1
+grep -h " ms " $R/quads_big.log | cut -c1-170
+timeout 60 python3 bench/peers/torch_peer.py $R/quads_big.json $R/torch_big.json --repetitions 9 --min-time 0.01 > $R/torch_big.log 2>&1
+python3 bench/side_by_side.py $R/quads_big.json $R/torch_big.json --json $R/sbs_big.json --markdown $R/sbs_big.md; cat $R/sbs_big.md
+tar czf $OUT/r.tgz -C /tmp r

@@ -1,0 +1,143 @@
+// Long rows (vocabulary logits) read four values a load: the `quads` variants of softmax, log_softmax,
+// cross_entropy and cross_entropy_bwd (class indices). The `wide` kernels of softmax.cl walk a row one
+// value a work-item at a time, and each step of their online statistics waits for its load: on the H100
+// cross_entropy_bwd over 8192 x 50257 ran at a third of the copy bandwidth. Here each work-item loads
+// QUAD_UNROLL quads (float4, or four 16-bit values in one 8-byte load) before it uses any, and the
+// running maximum is rescaled once per group of loads, not once per value.
+#ifndef QUAD_UNROLL
+#define QUAD_UNROLL 2
+#endif
+#include "softmax.cl"
+
+// A quad is 16 bytes in float32, 8 in f16 and bf16; LD4/ST4 need it aligned. A row starts anywhere
+// (i * n elements from the buffer), so the elements before its first boundary go one by one.
+#define QUAD_BYTES (4 * sizeof(real_t))
+int head_of(__global const real_t* row, int n) {
+  const int misaligned = (int)((ulong)row % QUAD_BYTES);
+  return min(n, (int)((QUAD_BYTES - misaligned) % QUAD_BYTES / sizeof(real_t)));
+}
+
+// The online statistics (softmax.cl's row_max_sum_online) over a group of values: the maximum grows
+// to the group's (s rescaled once), then each value adds exp(v - m). Edge values as there: a NaN makes
+// s NaN (fmax skips it, exp does not); -Inf adds nothing; +Inf makes exp(Inf - Inf) NaN, as in the
+// reference's exp(x - max).
+void online_rescale(float* m, float* s, float group_max) {
+  if (group_max > *m) {
+    *s = *s == 0.0f ? 0.0f : *s * exp(*m - group_max);
+    *m = group_max;
+  }
+}
+float4 exp_terms(float4 v, float m) {
+  return select(exp(v - m), (float4)(0.0f), v == (float4)(-INFINITY));
+}
+float quad_max(float4 v) { return fmax(fmax(v.x, v.y), fmax(v.z, v.w)); }
+
+// Row statistics into *mx and *sum for every work-item; part holds ROW_WG float2.
+void row_stats_quads(__global const real_t* row, int n, __local float2* part, float* mx, float* sum) {
+  const int lid = get_local_id(0), head = head_of(row, n);
+  const int quads = (n - head) / 4, tail = head + 4 * quads;
+  __global const real_t* body = row + head;
+  float m = -INFINITY, s = 0.0f;
+  if (lid < head || tail + lid < n) {  // at most three values before the first quad and three after the last
+    const float4 v = (float4)(lid < head ? LD(row, lid) : -INFINITY, tail + lid < n ? LD(row, tail + lid) : -INFINITY,
+                              -INFINITY, -INFINITY);
+    online_rescale(&m, &s, quad_max(v));
+    const float4 t = exp_terms(v, m);
+    s += t.x + t.y;
+  }
+  int q = lid;
+  for (; q + (QUAD_UNROLL - 1) * ROW_WG < quads; q += QUAD_UNROLL * ROW_WG) {
+    float4 v[QUAD_UNROLL];
+#pragma unroll
+    for (int u = 0; u < QUAD_UNROLL; ++u) v[u] = LD4(body + 4 * (q + u * ROW_WG));
+    float group_max = quad_max(v[0]);
+#pragma unroll
+    for (int u = 1; u < QUAD_UNROLL; ++u) group_max = fmax(group_max, quad_max(v[u]));
+    online_rescale(&m, &s, group_max);
+#pragma unroll
+    for (int u = 0; u < QUAD_UNROLL; ++u) {
+      const float4 t = exp_terms(v[u], m);
+      s += (t.x + t.y) + (t.z + t.w);
+    }
+  }
+  for (; q < quads; q += ROW_WG) {
+    const float4 v = LD4(body + 4 * q);
+    online_rescale(&m, &s, quad_max(v));
+    const float4 t = exp_terms(v, m);
+    s += (t.x + t.y) + (t.z + t.w);
+  }
+  part[lid] = (float2)(m, s);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = ROW_WG / 2; k > 0; k >>= 1) {
+    if (lid < k) part[lid] = combine_max_sum(part[lid], part[lid + k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *mx = part[0].x;
+  *sum = part[0].y;
+  barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read part[0] before part is used again
+}
+
+// out[j] = F(x[j], j) over a row, a quad at a time where x's row and out's row are aligned alike (else
+// one value at a time). F4 takes a float4 and the index of its first value, F1 a float and its index.
+#define FOR_ROW_QUADS(x_row, out_row, n, F4, F1)                                                      \
+  do {                                                                                                \
+    const int lid_ = get_local_id(0);                                                                 \
+    const int head_ = (ulong)(x_row) % QUAD_BYTES == (ulong)(out_row) % QUAD_BYTES ? head_of(x_row, n) : n; \
+    const int quads_ = (n - head_) / 4, tail_ = head_ + 4 * quads_;                                   \
+    for (int j = lid_; j < head_; j += ROW_WG) ST(out_row, j, F1(LD(x_row, j), j));                   \
+    for (int q = lid_; q < quads_; q += ROW_WG) {                                                     \
+      const int j = head_ + 4 * q;                                                                    \
+      ST4(out_row + j, F4(LD4(x_row + j), j));                                                        \
+    }                                                                                                 \
+    for (int j = tail_ + lid_; j < n; j += ROW_WG) ST(out_row, j, F1(LD(x_row, j), j));               \
+  } while (0)
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void softmax_forward_quads(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local float2 part[ROW_WG];
+  const long row = get_group_id(0);
+  float mx, sum;
+  row_stats_quads(x + row * n, n, part, &mx, &sum);
+#define SOFTMAX4(v, j) (exp((v) - mx) / sum)
+#define SOFTMAX1(v, j) (exp((v) - mx) / sum)
+  FOR_ROW_QUADS(x + row * n, y + row * n, n, SOFTMAX4, SOFTMAX1);
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void log_softmax_forward_quads(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local float2 part[ROW_WG];
+  const long row = get_group_id(0);
+  float mx, sum;
+  row_stats_quads(x + row * n, n, part, &mx, &sum);
+  const float lse = log(sum);
+#define LOG_SOFTMAX(v, j) (((v) - mx) - lse)
+  FOR_ROW_QUADS(x + row * n, y + row * n, n, LOG_SOFTMAX, LOG_SOFTMAX);
+}
+
+// cross_entropy with class indices: row i's loss is -((x[target] - max) - log(sum)); the rows' losses
+// are then added up by cross_entropy_total (softmax.cl) in one fixed order.
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_rows_index_quads(__global const real_t* logits, __global const float* target, __global float* row_loss, int b,
+                                    int c) {
+  __local float2 part[ROW_WG];
+  const long i = get_group_id(0);
+  float mx, sum;
+  row_stats_quads(logits + i * c, c, part, &mx, &sum);
+  if (get_local_id(0) == 0) row_loss[i] = -((LD(logits, i * c + (int)target[i]) - mx) - log(sum));
+}
+
+// d_logits_ij = d_loss / b * (softmax_ij - [j == target_i]). In CE_GRAD4 a true vector comparison is
+// -1, so adding it subtracts the one-hot.
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_backward_index_quads(__global const real_t* logits, __global const float* target, __global const real_t* d_loss,
+                                        __global real_t* d_logits, int b, int c) {
+  __local float2 part[ROW_WG];
+  const long i = get_group_id(0);
+  float mx, sum;
+  row_stats_quads(logits + i * c, c, part, &mx, &sum);
+  const float scale = LD(d_loss, 0) / (float)b;
+  const int t = (int)target[i];
+#define CE_GRAD4(v, j) (scale * (exp((v) - mx) / sum + convert_float4((int4)(j) + (int4)(0, 1, 2, 3) == (int4)(t))))
+#define CE_GRAD1(v, j) (scale * (exp((v) - mx) / sum - ((j) == t ? 1.0f : 0.0f)))
+  FOR_ROW_QUADS(logits + i * c, d_logits + i * c, c, CE_GRAD4, CE_GRAD1);
+}
