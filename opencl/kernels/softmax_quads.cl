@@ -141,3 +141,101 @@ void cross_entropy_backward_index_quads(__global const real_t* logits, __global 
 #define CE_GRAD1(v, j) (scale * (exp((v) - mx) / sum - ((j) == t ? 1.0f : 0.0f)))
   FOR_ROW_QUADS(logits + i * c, d_logits + i * c, c, CE_GRAD4, CE_GRAD1);
 }
+
+// ---- rows held in registers (the `resident` variants) ----------------------------------------------
+// The statistics pass and the output pass above each read the row, so softmax and the backward move
+// 1.5 times the bytes of their roofline. Here a work-item loads its ROW_QUADS quads of the row (quad
+// lid + u * ROW_WG) into registers once, all before any is used; the row's unaligned values sit in
+// edge (one before the first quad, one after the last, per work-item). The plan's `when` keeps the row
+// within 4 * ROW_QUADS * ROW_WG values.
+#ifndef ROW_QUADS
+#define ROW_QUADS 32
+#endif
+void resident_stats(__global const real_t* row, int n, float4* v, float2* edge, __local float2* part, float* mx, float* sum) {
+  const int lid = get_local_id(0), head = head_of(row, n);
+  const int quads = (n - head) / 4, tail = head + 4 * quads;
+  __global const real_t* body = row + head;
+#pragma unroll
+  for (int u = 0; u < ROW_QUADS; ++u) {
+    const int q = lid + u * ROW_WG;
+    v[u] = q < quads ? LD4(body + 4 * q) : (float4)(-INFINITY);
+  }
+  *edge = (float2)(lid < head ? LD(row, lid) : -INFINITY, tail + lid < n ? LD(row, tail + lid) : -INFINITY);
+  float m = fmax(edge->x, edge->y);
+#pragma unroll
+  for (int u = 0; u < ROW_QUADS; ++u) m = fmax(m, quad_max(v[u]));
+  const float4 e = exp_terms((float4)(edge->x, edge->y, -INFINITY, -INFINITY), m);
+  float s = e.x + e.y;
+#pragma unroll
+  for (int u = 0; u < ROW_QUADS; ++u) {
+    const float4 t = exp_terms(v[u], m);
+    s += (t.x + t.y) + (t.z + t.w);
+  }
+  part[lid] = (float2)(m, s);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = ROW_WG / 2; k > 0; k >>= 1) {
+    if (lid < k) part[lid] = combine_max_sum(part[lid], part[lid + k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *mx = part[0].x;
+  *sum = part[0].y;
+}
+
+// out = F(value, index) from the registers: quads as float4 stores where out's row is aligned as x's
+// (else value by value), and the edge values one by one.
+#define STORE_RESIDENT(x_row, out_row, n, v, edge, F4, F1)                                             \
+  do {                                                                                                 \
+    const int lid_ = get_local_id(0), head_ = head_of(x_row, n);                                       \
+    const int quads_ = (n - head_) / 4, tail_ = head_ + 4 * quads_;                                    \
+    const bool aligned_ = (ulong)(x_row) % QUAD_BYTES == (ulong)(out_row) % QUAD_BYTES;               \
+    if (lid_ < head_) ST(out_row, lid_, F1(edge.x, lid_));                                             \
+    if (tail_ + lid_ < n) ST(out_row, tail_ + lid_, F1(edge.y, tail_ + lid_));                         \
+    _Pragma("unroll") for (int u = 0; u < ROW_QUADS; ++u) {                                            \
+      const int j = head_ + 4 * (lid_ + u * ROW_WG);                                                   \
+      if (lid_ + u * ROW_WG < quads_) {                                                                \
+        const float4 o_ = F4(v[u], j);                                                                 \
+        if (aligned_) {                                                                                \
+          ST4(out_row + j, o_);                                                                        \
+        } else {                                                                                       \
+          ST(out_row, j, o_.x), ST(out_row, j + 1, o_.y), ST(out_row, j + 2, o_.z), ST(out_row, j + 3, o_.w); \
+        }                                                                                              \
+      }                                                                                                \
+    }                                                                                                  \
+  } while (0)
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void softmax_forward_resident(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local float2 part[ROW_WG];
+  const long row = get_group_id(0);
+  float4 v[ROW_QUADS];
+  float2 edge;
+  float mx, sum;
+  resident_stats(x + row * n, n, v, &edge, part, &mx, &sum);
+  STORE_RESIDENT(x + row * n, y + row * n, n, v, edge, SOFTMAX4, SOFTMAX1);
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void log_softmax_forward_resident(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local float2 part[ROW_WG];
+  const long row = get_group_id(0);
+  float4 v[ROW_QUADS];
+  float2 edge;
+  float mx, sum;
+  resident_stats(x + row * n, n, v, &edge, part, &mx, &sum);
+  const float lse = log(sum);
+  STORE_RESIDENT(x + row * n, y + row * n, n, v, edge, LOG_SOFTMAX, LOG_SOFTMAX);
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void cross_entropy_backward_index_resident(__global const real_t* logits, __global const float* target, __global const real_t* d_loss,
+                                           __global real_t* d_logits, int b, int c) {
+  __local float2 part[ROW_WG];
+  const long i = get_group_id(0);
+  float4 v[ROW_QUADS];
+  float2 edge;
+  float mx, sum;
+  resident_stats(logits + i * c, c, v, &edge, part, &mx, &sum);
+  const float scale = LD(d_loss, 0) / (float)b;
+  const int t = (int)target[i];
+  STORE_RESIDENT(logits + i * c, d_logits + i * c, c, v, edge, CE_GRAD4, CE_GRAD1);
+}
