@@ -285,10 +285,15 @@ double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::
   for (const auto& st : v.steps) {
     if (!plans::step_applies(v, st, p)) continue;
     cl::Kernel kernel = kernel_of(program, v, st);
+    // The limits first, on a kernel with no argument set: once local(BYTES) arguments are set, the
+    // driver may count them in CL_KERNEL_LOCAL_MEM_SIZE (NVIDIA's does, as the standard allows), and
+    // check_limits would count them twice.
     size_t local_bytes = 0;
-    bind_step(kernel, v, st, p, &buffers, local_bytes);
+    bind_step(kernel, v, st, p, nullptr, local_bytes);
     const plans::Dispatch d = plans::dispatch(v, st, p);
     check_limits(kernel, rt, st, d, local_bytes, p);
+    size_t bound_bytes = 0;
+    bind_step(kernel, v, st, p, &buffers, bound_bytes);
     auto range = [](const std::vector<size_t>& s) {
       switch (s.size()) {
         case 0: return cl::NullRange;

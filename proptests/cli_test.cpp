@@ -268,6 +268,29 @@ TEST(CliPlans, PlanErrorsNameTheLineTheParameterAndTheProblem) {
   EXPECT_NE(bad.output.find(plan.string() + ":5: 'cdiv(n, TS)': unknown name 'TS'"), std::string::npos) << bad.output;
 }
 
+// A local(BYTES) argument counts once against the device's local memory. Once it is set, drivers
+// count it in CL_KERNEL_LOCAL_MEM_SIZE too (PoCL and NVIDIA do): checked after binding, a kernel with
+// 60% of PoCL's 1 MiB in one argument was refused as needing 120%.
+TEST(CliPlans, ALocalArgumentCountsOnceAgainstLocalMemory) {
+  const fs::path dir = temp_dir();
+  std::ofstream(dir / "big_local.cl") << "__kernel void add_via_local(__global const float* a, __global const float* b, __global float* y,\n"
+                                         "                            __local float* scratch, int n) {\n"
+                                         "  const int i = get_global_id(0);\n"
+                                         "  if (i < n) { scratch[get_local_id(0)] = a[i] + b[i]; y[i] = scratch[get_local_id(0)]; }\n"
+                                         "}\n";
+  auto plan = [&](int bytes) {
+    const fs::path p = dir / ("big_local_" + std::to_string(bytes) + ".plan");
+    std::ofstream(p) << "op add\nvariant big_local\n  file big_local.cl\n  step add_via_local\n    args a, b, y, local(" << bytes
+                     << "), n\n    global roundup(n, 64)\n    local 64\n";
+    return p.string();
+  };
+  const Outcome fits = run("check add --cases 3 --device pocl:0 --plan " + plan(600000));
+  EXPECT_EQ(fits.status, 0) << fits.output;
+  const Outcome too_big = run("check add --cases 3 --device pocl:0 --plan " + plan(1100000));
+  EXPECT_EQ(too_big.status, 2) << too_big.output;
+  EXPECT_NE(too_big.output.find("the kernel needs 1100000 bytes of local memory"), std::string::npos) << too_big.output;
+}
+
 TEST(CliPlans, OpsListsTheVariants) {
   const Outcome r = run("ops --variants");
   EXPECT_EQ(r.status, 0) << r.output;

@@ -209,3 +209,32 @@ __kernel void max_pool_gather_planes(__global const float* arg, __global const r
       if (as_int(args[i * ow + j]) == cell) g += LD(grads, i * ow + j);
   ST(d_x, plane * h * w + cell, g);
 }
+
+// The `plane` variant of max_pool2d_bwd: one work-group per plane, one launch. The plane's window
+// maxima (argmax) and its d_y go to local memory first, then each input cell of the plane gathers in
+// window order, as `planes` does (the same bits), without the argmax round trip through global
+// scratch and the second launch. The plan's `when` keeps the plane's outputs within local memory.
+#ifndef POOL_WG
+#define POOL_WG 256
+#endif
+__kernel __attribute__((reqd_work_group_size(POOL_WG, 1, 1)))
+void max_pool_backward_plane(__global const real_t* x, __global const real_t* d_y, __global real_t* d_x, __local int* args,
+                             __local float* grads, int n, int c, int h, int w, int kh, int kw, int sh, int sw, int ph, int pw) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw), lid = get_local_id(0);
+  const long plane = get_group_id(0);
+  __global const real_t* xs = x + plane * h * w;
+  for (int cell = lid; cell < oh * ow; cell += POOL_WG) {
+    const int i = cell / ow, j = cell - i * ow;
+    args[cell] = window_argmax(xs, h, w, kh, kw, sh, sw, ph, pw, i, j);
+    grads[cell] = LD(d_y, plane * oh * ow + cell);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int cell = lid; cell < h * w; cell += POOL_WG) {
+    const int r = cell / w, col = cell - r * w;
+    float g = 0.0f;
+    for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
+      for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
+        if (args[i * ow + j] == cell) g += grads[i * ow + j];
+    ST(d_x, plane * h * w + cell, g);
+  }
+}
