@@ -608,7 +608,7 @@ std::optional<Problem> steer(const Variant& v, const Problem& p) {
       int64_t target = cur;
       // Raised to a lower bound, a size keeps the drawn one's remainder by 8: a variant for large
       // problems (n >= 4096) still meets sizes that are no multiple of its vector width.
-      const int64_t rest = cur > 0 ? cur % 8 : 0;
+      const int64_t rest = a->kind == AttrKind::Int && cur > 0 ? cur % 8 : 0;  // (a named choice's index: none)
       if (rel->op == "==") target = rhs;
       else if (rel->op == "!=") target = cur + 1;
       else if (rel->op == ">=") target = cur >= rhs ? cur : rhs + rest;

@@ -226,6 +226,11 @@ TEST(PlanFormat, SteeringMeetsAVariantsCondition) {
   ASSERT_TRUE(mm.has_value());
   EXPECT_EQ(mm->line(), "matmul:batch=0,m=67,k=16,n=2,ta=0,tb=1");  // m keeps 3 % 8
   EXPECT_FALSE(steer(vs[2], Problem::parse("matmul:m=3")).has_value());
+  // A named choice raised to a bound takes the bound's index itself (no remainder added).
+  const auto last = parse_plan("op act\nvariant tanh_only\n  when act >= 6\n  step s\n    args x\n    global 1\n", "t.plan");
+  const auto tanh = steer(last[0], Problem::parse("act:n=5,act=gelu_tanh"));  // index 2: 6 + 2 is no choice
+  ASSERT_TRUE(tanh.has_value());
+  EXPECT_EQ(tanh->s("act"), "tanh");
   EXPECT_TRUE(applies(vs[1], *mm));
   EXPECT_FALSE(applies(vs[1], Problem::parse("matmul:m=3")));
 }
