@@ -61,11 +61,10 @@ void transpose(__global const real_t* x, __global real_t* y, int m, int n) {
 #define SUM_CHUNK 8192
 #endif
 
-__kernel __attribute__((reqd_work_group_size(SUM_WG, 1, 1)))
-void reduce_partials(__global const real_t* x, __global float* partial, int m, int n, int over, int mean) {
-  __local float part[SUM_WG];
+// Pass 1 of `split` and `onepass`: the work-group's sum of chunk get_group_id(0) of segment
+// get_group_id(1), the same loads in the same order in both (so both give the same bits).
+float chunk_sum(__global const real_t* x, __local float* part, int m, int n, int over, int mean) {
   const long len = over == 0 ? (long)m * n : n, seg = get_group_id(1), chunk = get_group_id(0);
-  const long chunks = (len + SUM_CHUNK - 1) / SUM_CHUNK;
   const long start = (over == 0 ? 0 : seg * n) + chunk * SUM_CHUNK;
   const long count = min((long)SUM_CHUNK, len - chunk * SUM_CHUNK);
   const float scale = mean ? 1.0f / (float)len : 1.0f;
@@ -80,8 +79,16 @@ void reduce_partials(__global const real_t* x, __global float* partial, int m, i
     done = count / 4 * 4;
   }
   for (long j = done + lid; j < count; j += SUM_WG) s += mean ? LD(x, start + j) * scale : LD(x, start + j);
-  const float total = workgroup_sum(s, part);
-  if (lid == 0) partial[seg * chunks + chunk] = total;
+  return workgroup_sum(s, part);
+}
+
+__kernel __attribute__((reqd_work_group_size(SUM_WG, 1, 1)))
+void reduce_partials(__global const real_t* x, __global float* partial, int m, int n, int over, int mean) {
+  __local float part[SUM_WG];
+  const long len = over == 0 ? (long)m * n : n;
+  const long chunks = (len + SUM_CHUNK - 1) / SUM_CHUNK;
+  const float total = chunk_sum(x, part, m, n, over, mean);
+  if (get_local_id(0) == 0) partial[get_group_id(1) * chunks + get_group_id(0)] = total;
 }
 
 __kernel __attribute__((reqd_work_group_size(SUM_WG, 1, 1)))
@@ -96,7 +103,7 @@ void reduce_finish(__global const float* partial, __global real_t* y, int m, int
 }
 
 // ---- sum and mean in one launch (the `onepass` variant) ----------------------------------------------
-// reduce_partials' first pass; then each work-group counts itself done on its segment's counter, and
+// chunk_sum, as reduce_partials; then each work-group counts itself done on its segment's counter, and
 // the segment's last one adds up the partials in reduce_finish's fixed order (the same bits as
 // `split`, no float atomics) and sets the counter back to zero for the next launch (the plan's
 // `counters` start at zero and must be left there). One launch instead of two: the second launch
@@ -108,21 +115,8 @@ void reduce_onepass(__global const real_t* x, __global float* partial, __global 
   __local int last;
   const long len = over == 0 ? (long)m * n : n, seg = get_group_id(1), chunk = get_group_id(0);
   const long chunks = (len + SUM_CHUNK - 1) / SUM_CHUNK;
-  const long start = (over == 0 ? 0 : seg * n) + chunk * SUM_CHUNK;
-  const long count = min((long)SUM_CHUNK, len - chunk * SUM_CHUNK);
-  const float scale = mean ? 1.0f / (float)len : 1.0f;
   const int lid = get_local_id(0);
-  float s = 0.0f;
-  long head = 0;
-  if ((start & 3) == 0) {  // aligned to four elements: vector loads over the chunk's whole quads
-    for (long q = lid; q < count / 4; q += SUM_WG) {
-      const float4 v = LD4(x + start + 4 * q);
-      s += mean ? v.x * scale + v.y * scale + v.z * scale + v.w * scale : v.x + v.y + v.z + v.w;
-    }
-    head = count / 4 * 4;
-  }
-  for (long j = head + lid; j < count; j += SUM_WG) s += mean ? LD(x, start + j) * scale : LD(x, start + j);
-  const float total = workgroup_sum(s, part);
+  const float total = chunk_sum(x, part, m, n, over, mean);
   if (lid == 0) {
     partial[seg * chunks + chunk] = total;
     mem_fence(CLK_GLOBAL_MEM_FENCE);  // the partial is visible before the count says so
