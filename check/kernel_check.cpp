@@ -1,5 +1,6 @@
 #include "check/kernel_check.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -35,6 +36,7 @@ KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::
   for (auto& v : plans::variants_for(source, op)) {
     k.base.push_back(k.all.size());
     k.all.push_back(v);
+    if (!v.devices.empty() && std::find(v.devices.begin(), v.devices.end(), dev.type) == v.devices.end()) k.other_devices.insert(v.name);
     if (!source.defines.empty()) continue;  // --define asks for other defines than the tuned ones
     std::vector<std::string> classes;
     for (const auto& c : v.classes) classes.push_back(c.name);
@@ -80,14 +82,14 @@ const std::vector<plans::Variant>& KernelChecker::variants(const std::string& op
 
 const plans::Variant& KernelChecker::select(const Problem& p) {
   const KernelVariants& k = kernels(p.op());
-  // A variant that is `off` on this device is passed over for the next that serves p; when none
-  // other does (or it was asked for by name: --variant), it runs.
+  // A variant that is `off` on this device, or shaped for another type of device, is passed over for
+  // the next that serves p; when none other does (or it was asked for by name: --variant), it runs.
   for (const bool honour_off : {true, false})
     for (size_t i : k.base) {
       const plans::Variant& v = k.all[i];
       if (!plans::applies(v, p)) continue;
       const std::string key = v.name + "@" + plans::class_of(v, p);
-      if (honour_off && k.off.count(key)) continue;
+      if (honour_off && (k.off.count(key) || k.other_devices.count(v.name))) continue;
       auto t = k.tuned.find(key);
       return t == k.tuned.end() ? v : k.all[t->second];
     }

@@ -35,6 +35,7 @@ struct KernelVariants {
   std::vector<size_t> base;             // the plan's variants among them, in priority order
   std::map<std::string, size_t> tuned;  // "variant@class" -> its index
   std::set<std::string> off;            // "variant@class" passed over on this device (an `off` entry)
+  std::set<std::string> other_devices;  // variants shaped for other device types (a `devices` line), passed over alike
 };
 KernelVariants kernel_variants(const plans::KernelSource& source, const std::string& op, const ocl::DeviceInfo& device);
 

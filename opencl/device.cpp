@@ -71,7 +71,9 @@ std::vector<DeviceInfo> list_devices() {
         info.device_version = trim(d.getInfo<CL_DEVICE_VERSION>());
         info.compute_units = d.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>();
         info.clock_mhz = d.getInfo<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
-        info.is_gpu = (d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
+        const cl_device_type type = d.getInfo<CL_DEVICE_TYPE>();
+        info.is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+        info.type = info.is_gpu ? "gpu" : (type & CL_DEVICE_TYPE_CPU) ? "cpu" : (type & CL_DEVICE_TYPE_ACCELERATOR) ? "accelerator" : "other";
         info.global_mem_bytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
         info.local_mem_bytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
         info.max_alloc_bytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();

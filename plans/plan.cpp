@@ -166,6 +166,17 @@ class PlanParser {
       variant_level();
       if (!v.dtypes.empty()) throw Error("a second 'dtypes' line");
       v.dtypes = parse_dtypes(rest, v.op);
+    } else if (key == "devices") {
+      need("device types (cpu gpu accelerator)");
+      variant_level();
+      if (!v.devices.empty()) throw Error("a second 'devices' line");
+      std::istringstream ss(rest);
+      std::string type;
+      while (ss >> type) {
+        if (type != "cpu" && type != "gpu" && type != "accelerator") throw Error("device type '" + type + "': known types are cpu, gpu, accelerator");
+        if (std::find(v.devices.begin(), v.devices.end(), type) != v.devices.end()) throw Error("device type " + type + " is given twice");
+        v.devices.push_back(type);
+      }
     } else if (key == "tune") {
       need("NAME=V1,V2,... (a define and the values to try)");
       variant_level();
@@ -225,7 +236,7 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, when, let, scratch, counters, tune, require, class, step, args, global, local)");
+      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, devices, when, let, scratch, counters, tune, require, class, step, args, global, local)");
     }
   }
 

@@ -100,6 +100,10 @@ struct Variant {
   // The storage formats its kernels take (`dtypes f32 f16 bf16`; core/dtype.hpp): empty is f32 alone.
   // The build defines DTYPE_F32, DTYPE_F16 or DTYPE_BF16 for the problem's.
   std::vector<std::string> dtypes;
+  // The device types it is shaped for (`devices cpu`: "cpu", "gpu", "accelerator"), empty for all. On a
+  // device of another type it is passed over, as an `off` tuning entry passes a variant over: the next
+  // variant that serves the problem runs (docs/kernel-abi.md).
+  std::vector<std::string> devices;
 
   // "-DTS=32 -DWPT=4": the build options of the variant's program.
   std::string build_options() const;

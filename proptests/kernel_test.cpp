@@ -193,6 +193,40 @@ TEST(TuningDatabase, AnOffEntryPassesOverItsVariantOnItsDeviceOnly) {
   EXPECT_EQ(select_with("another device"), "rows");
 }
 
+TEST(TuningDatabase, AVariantShapedForAnotherTypeOfDeviceIsPassedOver) {
+  // conv2d's `direct` is shaped for CPUs (`devices cpu`); the same plan with the line naming another
+  // type hands the problem to the next variant in line (depthwise does not serve it: gemm, a 1x1),
+  // while check still covers `direct` and --variant still reaches it.
+  auto& dev = devices().at(0);
+  const std::string type = dev.runtime->device().type, other = type == "cpu" ? "gpu" : "cpu";
+  const Problem p = Problem::parse("conv2d:n=2,c=16,h=9,w=9,k=16,r=1,s=1");
+  namespace fs = std::filesystem;
+  std::ifstream in(std::string(PLUMBLINE_SOURCE_DIR) + "/opencl/kernels/conv.plan");
+  std::stringstream plan;
+  plan << in.rdbuf();
+  auto select_with = [&](const std::string& devices_line) {
+    std::string text = plan.str();
+    const size_t at = text.find("  devices cpu ");
+    EXPECT_NE(at, std::string::npos) << "conv.plan's direct variant has a devices line";
+    text.replace(at, text.find('\n', at) - at, "  devices " + devices_line);
+    const fs::path dir = fs::temp_directory_path() / ("plumbline_devices_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "conv.plan") << text;
+    KernelChecker kc(*dev.runtime, plans::KernelSource{.plan_file = (dir / "conv.plan").string()});
+    std::set<std::string> names;
+    for (const auto& v : kc.variants("conv2d")) names.insert(v.name);
+    EXPECT_TRUE(names.count("direct")) << "check covers a variant shaped for another device";
+    const std::string chosen = kc.select(p).name;
+    KernelChecker named(*dev.runtime, plans::KernelSource{.plan_file = (dir / "conv.plan").string(), .variant = "direct"});
+    EXPECT_EQ(named.select(p).name, "direct");
+    fs::remove_all(dir);
+    return chosen;
+  };
+  EXPECT_EQ(select_with(type), "direct");
+  EXPECT_EQ(select_with(other), "gemm");
+  EXPECT_EQ(select_with(other + " " + type), "direct");
+}
+
 // ---- planted faulty kernels ------------------------------------------------------------------------
 
 namespace {

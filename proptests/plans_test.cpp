@@ -156,7 +156,7 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, when, let, scratch, counters, tune, require, class, step, args, global, local)");
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, devices, when, let, scratch, counters, tune, require, class, step, args, global, local)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
@@ -191,6 +191,18 @@ TEST(PlanFormat, CountersAreScratchThatStartsAtZero) {
   EXPECT_EQ(plan_error("op sum\nvariant v\n  counters done\n"), "t.plan:3: 'counters' needs NAME COUNT (a name and how many 32-bit counters)");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  scratch done 1\n  counters done 1\n  step s\n    args x\n    global 1\n"),
             "t.plan:4: scratch 'done' has the name of a tensor, an attribute or another scratch buffer");
+}
+
+TEST(PlanFormat, DevicesNameTheTypesAVariantIsShapedFor) {
+  const auto vs = parse_plan("op sum\nvariant v\n  devices cpu accelerator\n  step s\n    args x, y\n    global n\n"
+                             "variant u\n  step s\n    args x, y\n    global n\n",
+                             "t.plan");
+  EXPECT_EQ(vs[0].devices, (std::vector<std::string>{"cpu", "accelerator"}));
+  EXPECT_TRUE(vs[1].devices.empty()) << "no line: every type";
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  devices tpu\n"), "t.plan:3: device type 'tpu': known types are cpu, gpu, accelerator");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  devices gpu gpu\n"), "t.plan:3: device type gpu is given twice");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  devices\n"), "t.plan:3: 'devices' needs device types (cpu gpu accelerator)");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  step s\n  devices cpu\n"), "t.plan:4: 'devices' belongs to the variant: put it before the first 'step'");
 }
 
 TEST(PlanFormat, LetNamesAnExpressionForTheLinesAfterIt) {

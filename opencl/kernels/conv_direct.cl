@@ -1,0 +1,199 @@
+// Convolutions shaped for CPUs (the `direct` variants of conv.plan, `devices cpu`): a work-item holds
+// PX neighbouring output pixels of one row for KV output channels, as PX vectors of KV channels. Each
+// tap then costs one vector load of KV packed weights and PX scalar loads of the input, each broadcast
+// into one vector FMA: on a CPU that is the register-blocked micro-kernel of a BLAS (PoCL compiles a
+// float16 to one AVX-512 register). A GPU wants the opposite (neighbouring work-items on neighbouring
+// pixels), which the igemm variants have.
+//
+// The weights are packed first (a step of the plan) as [g][cin/g][r*s][roundup(cout/g, KV)], zero past
+// cout/g, so the KV channels of a tap are one vector. Taps in the padding are skipped, not multiplied
+// as zeros: each output is a sum of exactly the convolution's terms (0 * Inf would be a NaN the
+// convolution does not have), taps in (input channel, r, s) order, in float.
+//
+// Forward and backward data share the tile: backward data (stride 1) is a correlation of d_y with the
+// weights read the other way, input pixel (y + ph - r*dh, x + pw - s*dw) for output (y, x). The tile
+// reads input pixel (y*st_h + off_h + r*step_h, x*st_w + off_w + s*step_w) for tap (r, s).
+#include "storage.h"
+
+#ifndef KV  // the plan (conv.plan) defines these; the defaults serve a build without it
+#define KV 16
+#endif
+#ifndef PX
+#define PX 14
+#endif
+#ifndef TB
+#define TB 9
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define floatK CAT(float, KV)
+#define vloadK CAT(vload, KV)
+#define vstoreK CAT(vstore, KV)
+
+// Weights [cout][cin/g][r*s] (forward: cout = k; `data`: the weight tensor read as [k][c/g][r*s] with
+// the channels swapped, cout = c) packed as [g][cin/g][r*s][coutp].
+void pack(__global const real_t* w, __global float* wp, int k, int c, int g, int rs, int data) {
+  const long i = get_global_id(0);
+  const int kg = k / g, cg = c / g;
+  const int cout_g = data ? cg : kg, cin_g = data ? kg : cg, coutp = (cout_g + KV - 1) / KV * KV;
+  if (i >= (long)g * cin_g * rs * coutp) return;
+  const int o = i % coutp, tap = (i / coutp) % rs;
+  const long gin = i / coutp / rs;  // group * cin_g + input channel
+  const int in = gin % cin_g, gi = gin / cin_g;
+  const long src = data ? ((long)(gi * kg + in) * cg + o) * rs + tap : ((long)(gi * kg + o) * cg + in) * rs + tap;
+  wp[i] = o < cout_g ? LD(w, src) : 0.0f;
+}
+
+__kernel void conv2d_direct_pack(__global const real_t* w, __global float* wp, int k, int c, int g, int rs) { pack(w, wp, k, c, g, rs, 0); }
+__kernel void conv2d_direct_pack_data(__global const real_t* w, __global float* wp, int k, int c, int g, int rs) { pack(w, wp, k, c, g, rs, 1); }
+
+// Global (roundup(cdiv(wo, PX), LQ), ho, nimg * g * cdiv(cout/g, KV)).
+void direct_tile(__global const real_t* in, __global const float* wp, __global const real_t* bias, __global real_t* out, int nimg,
+                 int cin, int hi, int wi, int cout, int g, int ho, int wo, int r, int s, int st_h, int st_w, int off_h, int off_w,
+                 int step_h, int step_w) {
+  const int cin_g = cin / g, cout_g = cout / g, coutp = (cout_g + KV - 1) / KV * KV, blocks = coutp / KV;
+  const int x0 = get_global_id(0) * PX, y = get_global_id(1), z = get_global_id(2);
+  const int ob = z % blocks, gi = (z / blocks) % g, img = z / blocks / g;
+  if (x0 >= wo) return;  // the work-group's last work-items past the row
+  __global const real_t* src = in + ((long)img * cin + (long)gi * cin_g) * hi * wi;
+  __global const float* wsrc = wp + (long)gi * cin_g * r * s * coutp + ob * KV;
+  floatK acc[PX];
+  for (int l = 0; l < PX; ++l) acc[l] = (floatK)0.0f;
+  for (int ci = 0; ci < cin_g; ++ci)
+    for (int rr = 0; rr < r; ++rr) {
+      const int iy = y * st_h + off_h + rr * step_h;
+      if (iy < 0 || iy >= hi) continue;  // a row of taps in the padding
+      __global const real_t* row = src + ((long)ci * hi + iy) * wi;
+      __global const float* wrow = wsrc + (long)(ci * r + rr) * s * coutp;
+      for (int ss = 0; ss < s; ++ss) {
+        const int ix0 = x0 * st_w + off_w + ss * step_w;
+        const floatK wv = vloadK(0, wrow + ss * coutp);
+        if (ix0 >= 0 && ix0 + (PX - 1) * st_w < wi) {  // every pixel's tap inside the row
+#pragma unroll
+          for (int l = 0; l < PX; ++l) acc[l] = mad((floatK)LD(row, ix0 + l * st_w), wv, acc[l]);
+        } else {
+#pragma unroll
+          for (int l = 0; l < PX; ++l) {
+            const int ix = ix0 + l * st_w;
+            if (ix >= 0 && ix < wi) acc[l] = mad((floatK)LD(row, ix), wv, acc[l]);
+          }
+        }
+      }
+    }
+  const int kmax = min(KV, cout_g - ob * KV), lmax = min(PX, wo - x0);
+  __global real_t* dst = out + (((long)img * cout + gi * cout_g + ob * KV) * ho + y) * wo + x0;
+  for (int l = 0; l < lmax; ++l) {
+    float v[KV];
+    vstoreK(acc[l], 0, v);
+    for (int kk = 0; kk < kmax; ++kk) ST(dst, (long)kk * ho * wo + l, bias ? v[kk] + LD(bias, gi * cout_g + ob * KV + kk) : v[kk]);
+  }
+}
+
+__kernel void conv2d_direct(__global const real_t* x, __global const float* wp, __global real_t* y, int n, int c, int h, int w, int k,
+                            int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  direct_tile(x, wp, 0, y, n, c, h, w, k, g, p, q, r, s, sh, sw, -ph, -pw, dh, dw);
+}
+
+__kernel void conv2d_direct_bias(__global const real_t* x, __global const float* wp, __global const real_t* bias, __global real_t* y,
+                                 int n, int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g,
+                                 int p, int q) {
+  direct_tile(x, wp, bias, y, n, c, h, w, k, g, p, q, r, s, sh, sw, -ph, -pw, dh, dw);
+}
+
+// Backward data, stride 1: d_x[y][x] = sum over k, r, s of d_y[y + ph - r*dh][x + pw - s*dw] * w[k][c][r][s].
+__kernel void conv2d_direct_data(__global const float* wp, __global const real_t* d_y, __global real_t* d_x, int n, int c, int h, int w,
+                                 int k, int r, int s, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  direct_tile(d_y, wp, 0, d_x, n, k, p, q, c, g, h, w, r, s, 1, 1, ph, pw, -dh, -dw);
+}
+
+// ---- backward weight ---------------------------------------------------------------------------------
+// d_w[k][c][r][s] = sum over images and output pixels of d_y[k][y][x] * x[c][y*sh - ph + r*dh][x*sw - pw + s*dw].
+// d_y is packed first as [n][g][p*q][roundup(k/g, KV)] (zero past k/g), so that KV output channels of a
+// pixel are one vector; a work-item then holds TB taps of one input channel for KV output channels,
+// TB vectors, and walks every pixel of every image in order: one vector load and TB broadcast loads
+// per pixel, and the same order of terms on every run (no split, no atomics).
+__kernel void conv2d_direct_pack_d_y(__global const real_t* d_y, __global float* dyt, int n, int k, int g, int pq) {
+  const long i = get_global_id(0);
+  const int kg = k / g, kgp = (kg + KV - 1) / KV * KV;
+  if (i >= (long)n * g * pq * kgp) return;
+  const int o = i % kgp, pix = (i / kgp) % pq;
+  const long ig = i / kgp / pq;  // image * g + group
+  const int gi = ig % g;
+  const long img = ig / g;
+  dyt[i] = o < kg ? LD(d_y, (img * k + gi * kg + o) * pq + pix) : 0.0f;
+}
+
+// Global (cdiv(r*s, TB), c/g, g * cdiv(k/g, KV)).
+__kernel void conv2d_direct_weight(__global const real_t* x, __global const float* dyt, __global real_t* d_w, int n, int c, int h, int w,
+                                   int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  const int kg = k / g, cg = c / g, kgp = (kg + KV - 1) / KV * KV, blocks = kgp / KV, rs = r * s;
+  const int t0 = get_global_id(0) * TB, ci = get_global_id(1), kb = get_global_id(2) % blocks, gi = get_global_id(2) / blocks;
+  if (t0 >= rs) return;
+  int tr[TB], ts[TB], off[TB];  // each tap's row and column in the window, and its offset from the corner
+  int rmin = r, rmax = 0, smin = s, smax = 0;
+#pragma unroll
+  for (int t = 0; t < TB; ++t) {
+    const int tap = min(t0 + t, rs - 1);  // taps past the last repeat it, unstored
+    tr[t] = tap / s * dh;
+    ts[t] = tap % s * dw;
+    off[t] = tr[t] * w + ts[t];
+    rmin = min(rmin, tr[t]), rmax = max(rmax, tr[t]), smin = min(smin, ts[t]), smax = max(smax, ts[t]);
+  }
+  // The output columns whose window holds every tap of this work-item inside the row: [qlo, qhi).
+  const int last = w - 1 + pw - smax;  // the last column whose window's right tap is inside: last / sw
+  const int qlo = min(q, max(0, (pw - smin + sw - 1) / sw)), qhi = last < 0 ? qlo : max(qlo, min(q, last / sw + 1));
+  floatK acc[TB];
+  for (int t = 0; t < TB; ++t) acc[t] = (floatK)0.0f;
+  for (int img = 0; img < n; ++img) {
+    __global const real_t* plane = x + ((long)img * c + gi * cg + ci) * h * w;
+    __global const float* dyp = dyt + ((long)img * g + gi) * p * q * kgp + kb * KV;
+    for (int y = 0; y < p; ++y) {
+      const int y0 = y * sh - ph;
+      // Columns [lo, hi) hold every tap inside the image: no tests there. The rest test each tap.
+      const bool rows_inside = y0 + rmin >= 0 && y0 + rmax < h;
+      const int lo = rows_inside ? qlo : q, hi = rows_inside ? qhi : q;
+      __global const float* dyr = dyp + (long)y * q * kgp;
+      for (int xo = 0; xo < q; ++xo) {
+        if (xo == lo) {  // the inner columns, once per row
+          __global const real_t* corner = plane + (long)y0 * w + xo * sw - pw;
+          for (; xo < hi; ++xo, corner += sw) {
+            const floatK d = vloadK(0, dyr + (long)xo * kgp);
+#pragma unroll
+            for (int t = 0; t < TB; ++t) acc[t] = mad((floatK)LD(corner, off[t]), d, acc[t]);
+          }
+          if (xo == q) break;
+        }
+        const int x0 = xo * sw - pw;
+        const floatK d = vloadK(0, dyr + (long)xo * kgp);
+#pragma unroll
+        for (int t = 0; t < TB; ++t) {
+          const int iy = y0 + tr[t], ix = x0 + ts[t];
+          if (iy >= 0 && iy < h && ix >= 0 && ix < w) acc[t] = mad((floatK)LD(plane, (long)iy * w + ix), d, acc[t]);
+        }
+      }
+    }
+  }
+  const int kmax = min(KV, kg - kb * KV), tmax = min(TB, rs - t0);
+  for (int t = 0; t < tmax; ++t) {
+    float v[KV];
+    vstoreK(acc[t], 0, v);
+    for (int kk = 0; kk < kmax; ++kk) ST(d_w, ((long)(gi * kg + kb * KV + kk) * cg + ci) * rs + t0 + t, v[kk]);
+  }
+}
+
+// d_bias[k] = the sum of d_y over images and pixels, KV channels a work-item from the packed d_y, in
+// order. Global g * cdiv(k/g, KV).
+__kernel void conv2d_direct_bias_grad(__global const float* dyt, __global real_t* d_bias, int n, int k, int g, int pq) {
+  const int kg = k / g, kgp = (kg + KV - 1) / KV * KV, blocks = kgp / KV;
+  const int kb = get_global_id(0) % blocks, gi = get_global_id(0) / blocks;
+  if (gi >= g) return;
+  floatK acc = (floatK)0.0f;
+  for (int img = 0; img < n; ++img) {
+    __global const float* dyp = dyt + ((long)img * g + gi) * pq * kgp + kb * KV;
+    for (int pix = 0; pix < pq; ++pix) acc += vloadK(0, dyp + (long)pix * kgp);
+  }
+  float v[KV];
+  vstoreK(acc, 0, v);
+  for (int kk = 0; kk < min(KV, kg - kb * KV); ++kk) ST(d_bias, gi * kg + kb * KV + kk, v[kk]);
+}
