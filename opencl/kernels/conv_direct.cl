@@ -24,6 +24,12 @@
 #ifndef TB
 #define TB 9
 #endif
+#ifndef CB
+#define CB 2
+#endif
+#ifndef PACK_PIXELS
+#define PACK_PIXELS 16
+#endif
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -110,26 +116,32 @@ __kernel void conv2d_direct_data(__global const float* wp, __global const real_t
 // ---- backward weight ---------------------------------------------------------------------------------
 // d_w[k][c][r][s] = sum over images and output pixels of d_y[k][y][x] * x[c][y*sh - ph + r*dh][x*sw - pw + s*dw].
 // d_y is packed first as [n][g][p*q][roundup(k/g, KV)] (zero past k/g), so that KV output channels of a
-// pixel are one vector; a work-item then holds TB taps of one input channel for KV output channels,
-// TB vectors, and walks every pixel of every image in order: one vector load and TB broadcast loads
-// per pixel, and the same order of terms on every run (no split, no atomics).
+// pixel are one vector; a work-item then holds TB taps of CB input channels for KV output channels,
+// CB * TB vectors, and walks every pixel of every image in order: one vector load and CB * TB
+// broadcast loads per pixel, and the same order of terms on every run (no split, no atomics).
+// A transpose: a work-item reads PACK_PIXELS pixels of each channel of an (image, group) in a row (its
+// reads contiguous) and writes them as PACK_PIXELS rows of channels (a few KB, in cache until whole).
+// Global (cdiv(p*q, PACK_PIXELS), n * g).
 __kernel void conv2d_direct_pack_d_y(__global const real_t* d_y, __global float* dyt, int n, int k, int g, int pq) {
-  const long i = get_global_id(0);
-  const int kg = k / g, kgp = (kg + KV - 1) / KV * KV;
-  if (i >= (long)n * g * pq * kgp) return;
-  const int o = i % kgp, pix = (i / kgp) % pq;
-  const long ig = i / kgp / pq;  // image * g + group
-  const int gi = ig % g;
-  const long img = ig / g;
-  dyt[i] = o < kg ? LD(d_y, (img * k + gi * kg + o) * pq + pix) : 0.0f;
+  const int kg = k / g, kgp = (kg + KV - 1) / KV * KV, pix0 = get_global_id(0) * PACK_PIXELS;
+  const long ig = get_global_id(1);  // image * g + group
+  if (pix0 >= pq) return;
+  const int count = min(PACK_PIXELS, pq - pix0);
+  __global const real_t* src = d_y + ((ig / g) * k + (ig % g) * kg) * (long)pq + pix0;
+  __global float* dst = dyt + (ig * pq + pix0) * kgp;
+  for (int o = 0; o < kgp; ++o)
+    for (int j = 0; j < count; ++j) dst[(long)j * kgp + o] = o < kg ? LD(src, (long)o * pq + j) : 0.0f;
 }
 
-// Global (cdiv(r*s, TB), c/g, g * cdiv(k/g, KV)).
+// Global (cdiv(r*s, TB), cdiv(c/g, CB), g * cdiv(k/g, KV)).
 __kernel void conv2d_direct_weight(__global const real_t* x, __global const float* dyt, __global real_t* d_w, int n, int c, int h, int w,
                                    int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   const int kg = k / g, cg = c / g, kgp = (kg + KV - 1) / KV * KV, blocks = kgp / KV, rs = r * s;
-  const int t0 = get_global_id(0) * TB, ci = get_global_id(1), kb = get_global_id(2) % blocks, gi = get_global_id(2) / blocks;
-  if (t0 >= rs) return;
+  const int t0 = get_global_id(0) * TB, c0 = get_global_id(1) * CB, kb = get_global_id(2) % blocks, gi = get_global_id(2) / blocks;
+  if (t0 >= rs || c0 >= cg) return;
+  long chan[CB];  // each channel's plane from the first's; channels past the last repeat it, unstored
+#pragma unroll
+  for (int cb = 0; cb < CB; ++cb) chan[cb] = (long)(min(c0 + cb, cg - 1) - c0) * h * w;
   int tr[TB], ts[TB], off[TB];  // each tap's row and column in the window, and its offset from the corner
   int rmin = r, rmax = 0, smin = s, smax = 0;
 #pragma unroll
@@ -143,10 +155,11 @@ __kernel void conv2d_direct_weight(__global const real_t* x, __global const floa
   // The output columns whose window holds every tap of this work-item inside the row: [qlo, qhi).
   const int last = w - 1 + pw - smax;  // the last column whose window's right tap is inside: last / sw
   const int qlo = min(q, max(0, (pw - smin + sw - 1) / sw)), qhi = last < 0 ? qlo : max(qlo, min(q, last / sw + 1));
-  floatK acc[TB];
-  for (int t = 0; t < TB; ++t) acc[t] = (floatK)0.0f;
+  floatK acc[CB][TB];
+  for (int cb = 0; cb < CB; ++cb)
+    for (int t = 0; t < TB; ++t) acc[cb][t] = (floatK)0.0f;
   for (int img = 0; img < n; ++img) {
-    __global const real_t* plane = x + ((long)img * c + gi * cg + ci) * h * w;
+    __global const real_t* plane = x + ((long)img * c + gi * cg + c0) * h * w;
     __global const float* dyp = dyt + ((long)img * g + gi) * p * q * kgp + kb * KV;
     for (int y = 0; y < p; ++y) {
       const int y0 = y * sh - ph;
@@ -160,7 +173,9 @@ __kernel void conv2d_direct_weight(__global const real_t* x, __global const floa
           for (; xo < hi; ++xo, corner += sw) {
             const floatK d = vloadK(0, dyr + (long)xo * kgp);
 #pragma unroll
-            for (int t = 0; t < TB; ++t) acc[t] = mad((floatK)LD(corner, off[t]), d, acc[t]);
+            for (int cb = 0; cb < CB; ++cb)
+#pragma unroll
+              for (int t = 0; t < TB; ++t) acc[cb][t] = mad((floatK)LD(corner + chan[cb], off[t]), d, acc[cb][t]);
           }
           if (xo == q) break;
         }
@@ -169,17 +184,20 @@ __kernel void conv2d_direct_weight(__global const real_t* x, __global const floa
 #pragma unroll
         for (int t = 0; t < TB; ++t) {
           const int iy = y0 + tr[t], ix = x0 + ts[t];
-          if (iy >= 0 && iy < h && ix >= 0 && ix < w) acc[t] = mad((floatK)LD(plane, (long)iy * w + ix), d, acc[t]);
+          if (iy >= 0 && iy < h && ix >= 0 && ix < w)
+#pragma unroll
+            for (int cb = 0; cb < CB; ++cb) acc[cb][t] = mad((floatK)LD(plane + chan[cb], (long)iy * w + ix), d, acc[cb][t]);
         }
       }
     }
   }
-  const int kmax = min(KV, kg - kb * KV), tmax = min(TB, rs - t0);
-  for (int t = 0; t < tmax; ++t) {
-    float v[KV];
-    vstoreK(acc[t], 0, v);
-    for (int kk = 0; kk < kmax; ++kk) ST(d_w, ((long)(gi * kg + kb * KV + kk) * cg + ci) * rs + t0 + t, v[kk]);
-  }
+  const int kmax = min(KV, kg - kb * KV), tmax = min(TB, rs - t0), cmax = min(CB, cg - c0);
+  for (int cb = 0; cb < cmax; ++cb)
+    for (int t = 0; t < tmax; ++t) {
+      float v[KV];
+      vstoreK(acc[cb][t], 0, v);
+      for (int kk = 0; kk < kmax; ++kk) ST(d_w, ((long)(gi * kg + kb * KV + kk) * cg + c0 + cb) * rs + t0 + t, v[kk]);
+    }
 }
 
 // d_bias[k] = the sum of d_y over images and pixels, KV channels a work-item from the packed d_y, in
