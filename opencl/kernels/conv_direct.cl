@@ -22,10 +22,10 @@
 #define PX 14
 #endif
 #ifndef TB
-#define TB 9
+#define TB 3
 #endif
 #ifndef CB
-#define CB 2
+#define CB 4
 #endif
 #ifndef PACK_PIXELS
 #define PACK_PIXELS 16
