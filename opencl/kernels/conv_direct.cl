@@ -10,9 +10,13 @@
 // as zeros: each output is a sum of exactly the convolution's terms (0 * Inf would be a NaN the
 // convolution does not have), taps in (input channel, r, s) order, in float.
 //
-// Forward and backward data share the tile: backward data (stride 1) is a correlation of d_y with the
-// weights read the other way, input pixel (y + ph - r*dh, x + pw - s*dw) for output (y, x). The tile
-// reads input pixel (y*st_h + off_h + r*step_h, x*st_w + off_w + s*step_w) for tap (r, s).
+// Forward and backward data share the tile. Backward data is a correlation of d_y with the weights read
+// the other way, split by output phase as igemm's is: the d_x pixels (a + i*sh, b + j*sw) of phase
+// (a, b) meet the same taps, those with (a + ph - r*dh) % sh == 0 (and likewise s), at d_y pixel
+// (i + (a + ph - r*dh) / sh, j + (b + pw - s*dw) / sw): a dense correlation per phase, no pixel tests
+// a tap it does not meet. In general the tile's output pixel (a + i*div_h, b + j*div_w) reads, for
+// tap (r, s) with t_h = off_h + a + r*step_h divisible by div_h (and likewise t_w), input pixel
+// (i*st_h + t_h / div_h, j*st_w + t_w / div_w). The forward has one phase: div = 1, a = b = 0.
 #include "storage.h"
 
 #ifndef KV  // the plan (conv.plan) defines these; the defaults serve a build without it
@@ -54,26 +58,32 @@ void pack(__global const real_t* w, __global float* wp, int k, int c, int g, int
 __kernel void conv2d_direct_pack(__global const real_t* w, __global float* wp, int k, int c, int g, int rs) { pack(w, wp, k, c, g, rs, 0); }
 __kernel void conv2d_direct_pack_data(__global const real_t* w, __global float* wp, int k, int c, int g, int rs) { pack(w, wp, k, c, g, rs, 1); }
 
-// Global (roundup(cdiv(wo, PX), LQ), ho, nimg * g * cdiv(cout/g, KV)).
+// Global (roundup(cdiv(cdiv(wo, div_w), PX), LQ), cdiv(ho, div_h), nimg * g * cdiv(cout/g, KV) * div_h * div_w).
 void direct_tile(__global const real_t* in, __global const float* wp, __global const real_t* bias, __global real_t* out, int nimg,
                  int cin, int hi, int wi, int cout, int g, int ho, int wo, int r, int s, int st_h, int st_w, int off_h, int off_w,
-                 int step_h, int step_w) {
+                 int step_h, int step_w, int div_h, int div_w) {
   const int cin_g = cin / g, cout_g = cout / g, coutp = (cout_g + KV - 1) / KV * KV, blocks = coutp / KV;
-  const int x0 = get_global_id(0) * PX, y = get_global_id(1), z = get_global_id(2);
+  const int x0 = get_global_id(0) * PX, y = get_global_id(1), phases = div_h * div_w;
+  const int a = get_global_id(2) % phases / div_w, b = get_global_id(2) % phases % div_w, z = get_global_id(2) / phases;
   const int ob = z % blocks, gi = (z / blocks) % g, img = z / blocks / g;
-  if (x0 >= wo) return;  // the work-group's last work-items past the row
+  const int rows = (ho - a + div_h - 1) / div_h, cols = (wo - b + div_w - 1) / div_w;  // the phase's pixels
+  if (x0 >= cols || y >= rows) return;  // the work-group's last work-items past the row, or a short phase
   __global const real_t* src = in + ((long)img * cin + (long)gi * cin_g) * hi * wi;
   __global const float* wsrc = wp + (long)gi * cin_g * r * s * coutp + ob * KV;
   floatK acc[PX];
   for (int l = 0; l < PX; ++l) acc[l] = (floatK)0.0f;
   for (int ci = 0; ci < cin_g; ++ci)
     for (int rr = 0; rr < r; ++rr) {
-      const int iy = y * st_h + off_h + rr * step_h;
+      const int th = off_h + a + rr * step_h;
+      if (div_h > 1 && th % div_h != 0) continue;  // a row of taps this phase does not meet (no division at stride 1)
+      const int iy = y * st_h + (div_h == 1 ? th : th / div_h);
       if (iy < 0 || iy >= hi) continue;  // a row of taps in the padding
       __global const real_t* row = src + ((long)ci * hi + iy) * wi;
       __global const float* wrow = wsrc + (long)(ci * r + rr) * s * coutp;
       for (int ss = 0; ss < s; ++ss) {
-        const int ix0 = x0 * st_w + off_w + ss * step_w;
+        const int tw = off_w + b + ss * step_w;
+        if (div_w > 1 && tw % div_w != 0) continue;
+        const int ix0 = x0 * st_w + (div_w == 1 ? tw : tw / div_w);
         const floatK wv = vloadK(0, wrow + ss * coutp);
         if (ix0 >= 0 && ix0 + (PX - 1) * st_w < wi) {  // every pixel's tap inside the row
 #pragma unroll
@@ -87,30 +97,32 @@ void direct_tile(__global const real_t* in, __global const float* wp, __global c
         }
       }
     }
-  const int kmax = min(KV, cout_g - ob * KV), lmax = min(PX, wo - x0);
-  __global real_t* dst = out + (((long)img * cout + gi * cout_g + ob * KV) * ho + y) * wo + x0;
+  const int kmax = min(KV, cout_g - ob * KV), lmax = min(PX, cols - x0);
+  __global real_t* dst = out + (((long)img * cout + gi * cout_g + ob * KV) * ho + a + y * div_h) * wo + b + x0 * div_w;
   for (int l = 0; l < lmax; ++l) {
     float v[KV];
     vstoreK(acc[l], 0, v);
-    for (int kk = 0; kk < kmax; ++kk) ST(dst, (long)kk * ho * wo + l, bias ? v[kk] + LD(bias, gi * cout_g + ob * KV + kk) : v[kk]);
+    for (int kk = 0; kk < kmax; ++kk)
+      ST(dst, (long)kk * ho * wo + l * div_w, bias ? v[kk] + LD(bias, gi * cout_g + ob * KV + kk) : v[kk]);
   }
 }
 
 __kernel void conv2d_direct(__global const real_t* x, __global const float* wp, __global real_t* y, int n, int c, int h, int w, int k,
                             int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
-  direct_tile(x, wp, 0, y, n, c, h, w, k, g, p, q, r, s, sh, sw, -ph, -pw, dh, dw);
+  direct_tile(x, wp, 0, y, n, c, h, w, k, g, p, q, r, s, sh, sw, -ph, -pw, dh, dw, 1, 1);
 }
 
 __kernel void conv2d_direct_bias(__global const real_t* x, __global const float* wp, __global const real_t* bias, __global real_t* y,
                                  int n, int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g,
                                  int p, int q) {
-  direct_tile(x, wp, bias, y, n, c, h, w, k, g, p, q, r, s, sh, sw, -ph, -pw, dh, dw);
+  direct_tile(x, wp, bias, y, n, c, h, w, k, g, p, q, r, s, sh, sw, -ph, -pw, dh, dw, 1, 1);
 }
 
-// Backward data, stride 1: d_x[y][x] = sum over k, r, s of d_y[y + ph - r*dh][x + pw - s*dw] * w[k][c][r][s].
+// Backward data: d_x[y][x] = the sum over k, r, s with y + ph - r*dh = sh * i and x + pw - s*dw = sw * j
+// of d_y[i][j] * w[k][c][r][s], one phase of (y mod sh, x mod sw) at a time.
 __kernel void conv2d_direct_data(__global const float* wp, __global const real_t* d_y, __global real_t* d_x, int n, int c, int h, int w,
-                                 int k, int r, int s, int ph, int pw, int dh, int dw, int g, int p, int q) {
-  direct_tile(d_y, wp, 0, d_x, n, k, p, q, c, g, h, w, r, s, 1, 1, ph, pw, -dh, -dw);
+                                 int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  direct_tile(d_y, wp, 0, d_x, n, k, p, q, c, g, h, w, r, s, 1, 1, ph, pw, -dh, -dw, sh, sw);
 }
 
 // ---- backward weight ---------------------------------------------------------------------------------
