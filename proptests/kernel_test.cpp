@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <random>
@@ -21,6 +22,7 @@
 #include "core/registry.hpp"
 #include "mutants/systematic.hpp"
 #include "plans/library.hpp"
+#include "plans/tuning.hpp"
 #include "reference/reference.hpp"
 
 using namespace plumbline;
@@ -225,6 +227,33 @@ TEST(TuningDatabase, AVariantShapedForAnotherTypeOfDeviceIsPassedOver) {
   EXPECT_EQ(select_with(type), "direct");
   EXPECT_EQ(select_with(other), "gemm");
   EXPECT_EQ(select_with(other + " " + type), "direct");
+}
+
+// An entry is found by (op, variant, class): a plan edit that renames a variant or changes its classes
+// leaves the entry unread and the device on the defaults, with nothing said (adding `rows`/`vocab` to
+// softmax's `resident` would have dropped PoCL's `off` entries for class `all`). Each entry must name a
+// class of today's plans.
+TEST(TuningDatabase, EveryEntryNamesAClassOfTodaysPlans) {
+  const auto db = plans::read_tuning(std::string(PLUMBLINE_SOURCE_DIR) + "/opencl/tuning");
+  ASSERT_FALSE(db.empty());
+  const auto ops = Registry::get().names();
+  for (const auto& e : db) {
+    const std::string where = e.where.str() + ": " + e.op + "/" + e.variant + " class " + e.shape_class;
+    if (std::find(ops.begin(), ops.end(), e.op) == ops.end()) {
+      ADD_FAILURE() << where << ": no such operator";
+      continue;
+    }
+    const auto& variants = plans::our_variants(e.op);
+    const auto v = std::find_if(variants.begin(), variants.end(), [&](const plans::Variant& x) { return x.name == e.variant; });
+    if (v == variants.end()) {
+      ADD_FAILURE() << where << ": the operator's plan has no such variant";
+      continue;
+    }
+    std::set<std::string> classes;
+    for (const auto& c : v->classes) classes.insert(c.name);
+    if (classes.empty()) classes.insert("all");
+    EXPECT_TRUE(classes.count(e.shape_class)) << where << ": the variant's classes are " << testing::PrintToString(classes);
+  }
 }
 
 // ---- planted faulty kernels ------------------------------------------------------------------------

@@ -32,6 +32,32 @@ float4 exp_terms(float4 v, float m) {
 }
 float quad_max(float4 v) { return fmax(fmax(v.x, v.y), fmax(v.z, v.w)); }
 
+// The online statistics of quads q0, q0 + ROW_WG, ... below quads, added to *m and *s: QUAD_UNROLL
+// loads in flight before any is used, the maximum rescaled once per group.
+void stream_stats(__global const real_t* body, int q0, int quads, float* m, float* s) {
+  int q = q0;
+  for (; q + (QUAD_UNROLL - 1) * ROW_WG < quads; q += QUAD_UNROLL * ROW_WG) {
+    float4 v[QUAD_UNROLL];
+#pragma unroll
+    for (int u = 0; u < QUAD_UNROLL; ++u) v[u] = LD4(body + 4 * (q + u * ROW_WG));
+    float group_max = quad_max(v[0]);
+#pragma unroll
+    for (int u = 1; u < QUAD_UNROLL; ++u) group_max = fmax(group_max, quad_max(v[u]));
+    online_rescale(m, s, group_max);
+#pragma unroll
+    for (int u = 0; u < QUAD_UNROLL; ++u) {
+      const float4 t = exp_terms(v[u], *m);
+      *s += (t.x + t.y) + (t.z + t.w);
+    }
+  }
+  for (; q < quads; q += ROW_WG) {
+    const float4 v = LD4(body + 4 * q);
+    online_rescale(m, s, quad_max(v));
+    const float4 t = exp_terms(v, *m);
+    *s += (t.x + t.y) + (t.z + t.w);
+  }
+}
+
 // Row statistics into *mx and *sum for every work-item; part holds ROW_WG float2.
 void row_stats_quads(__global const real_t* row, int n, __local float2* part, float* mx, float* sum) {
   const int lid = get_local_id(0), head = head_of(row, n);
@@ -45,27 +71,7 @@ void row_stats_quads(__global const real_t* row, int n, __local float2* part, fl
     const float4 t = exp_terms(v, m);
     s += t.x + t.y;
   }
-  int q = lid;
-  for (; q + (QUAD_UNROLL - 1) * ROW_WG < quads; q += QUAD_UNROLL * ROW_WG) {
-    float4 v[QUAD_UNROLL];
-#pragma unroll
-    for (int u = 0; u < QUAD_UNROLL; ++u) v[u] = LD4(body + 4 * (q + u * ROW_WG));
-    float group_max = quad_max(v[0]);
-#pragma unroll
-    for (int u = 1; u < QUAD_UNROLL; ++u) group_max = fmax(group_max, quad_max(v[u]));
-    online_rescale(&m, &s, group_max);
-#pragma unroll
-    for (int u = 0; u < QUAD_UNROLL; ++u) {
-      const float4 t = exp_terms(v[u], m);
-      s += (t.x + t.y) + (t.z + t.w);
-    }
-  }
-  for (; q < quads; q += ROW_WG) {
-    const float4 v = LD4(body + 4 * q);
-    online_rescale(&m, &s, quad_max(v));
-    const float4 t = exp_terms(v, m);
-    s += (t.x + t.y) + (t.z + t.w);
-  }
+  stream_stats(body, lid, quads, &m, &s);
   part[lid] = (float2)(m, s);
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int k = ROW_WG / 2; k > 0; k >>= 1) {
@@ -146,8 +152,10 @@ void cross_entropy_backward_index_quads(__global const real_t* logits, __global 
 // The statistics pass and the output pass above each read the row, so softmax and the backward move
 // 1.5 times the bytes of their roofline. Here a work-item loads its ROW_QUADS quads of the row (quad
 // lid + u * ROW_WG) into registers once, all before any is used; the row's unaligned values sit in
-// edge (one before the first quad, one after the last, per work-item). The plan's `when` keeps the row
-// within 4 * ROW_QUADS * ROW_WG values.
+// edge (one before the first quad, one after the last, per work-item). A row longer than the registers
+// hold (4 * ROW_QUADS * ROW_WG values: 32768 at the defaults) streams its remaining quads through the
+// statistics as `quads` does and reads them again for the outputs: a 50257-wide row reads 1.35 times
+// its bytes, where `quads` reads it twice.
 #ifndef ROW_QUADS
 #define ROW_QUADS 32
 #endif
@@ -171,6 +179,7 @@ void resident_stats(__global const real_t* row, int n, float4* v, float2* edge, 
     const float4 t = exp_terms(v[u], m);
     s += (t.x + t.y) + (t.z + t.w);
   }
+  stream_stats(body, lid + ROW_QUADS * ROW_WG, quads, &m, &s);  // the quads past the registers, if any
   part[lid] = (float2)(m, s);
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int k = ROW_WG / 2; k > 0; k >>= 1) {
@@ -180,6 +189,17 @@ void resident_stats(__global const real_t* row, int n, float4* v, float2* edge, 
   *mx = part[0].x;
   *sum = part[0].y;
 }
+
+// A quad of outputs at out_row + j: one store where out's row is aligned as x's, else value by value.
+#define ST_QUAD(out_row, j, o, aligned)                                                            \
+  do {                                                                                             \
+    const float4 o4_ = (o);                                                                        \
+    if (aligned) {                                                                                 \
+      ST4((out_row) + (j), o4_);                                                                   \
+    } else {                                                                                       \
+      ST(out_row, j, o4_.x), ST(out_row, (j) + 1, o4_.y), ST(out_row, (j) + 2, o4_.z), ST(out_row, (j) + 3, o4_.w); \
+    }                                                                                              \
+  } while (0)
 
 // out = F(value, index) from the registers: quads as float4 stores where out's row is aligned as x's
 // (else value by value), and the edge values one by one.
@@ -194,12 +214,12 @@ void resident_stats(__global const real_t* row, int n, float4* v, float2* edge, 
       const int j = head_ + 4 * (lid_ + u * ROW_WG);                                                   \
       if (lid_ + u * ROW_WG < quads_) {                                                                \
         const float4 o_ = F4(v[u], j);                                                                 \
-        if (aligned_) {                                                                                \
-          ST4(out_row + j, o_);                                                                        \
-        } else {                                                                                       \
-          ST(out_row, j, o_.x), ST(out_row, j + 1, o_.y), ST(out_row, j + 2, o_.z), ST(out_row, j + 3, o_.w); \
-        }                                                                                              \
+        ST_QUAD(out_row, j, o_, aligned_);                                                             \
       }                                                                                                \
+    }                                                                                                  \
+    for (int q_ = lid_ + ROW_QUADS * ROW_WG; q_ < quads_; q_ += ROW_WG) { /* past the registers */    \
+      const int j = head_ + 4 * q_;                                                                    \
+      ST_QUAD(out_row, j, F4(LD4(x_row + j), j), aligned_);                                          \
     }                                                                                                  \
   } while (0)
 
