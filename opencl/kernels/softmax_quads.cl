@@ -154,8 +154,8 @@ void cross_entropy_backward_index_quads(__global const real_t* logits, __global 
 // lid + u * ROW_WG) into registers once, all before any is used; the row's unaligned values sit in
 // edge (one before the first quad, one after the last, per work-item). A row longer than the registers
 // hold (4 * ROW_QUADS * ROW_WG values: 32768 at the defaults) streams its remaining quads through the
-// statistics as `quads` does and reads them again for the outputs: a 50257-wide row reads 1.35 times
-// its bytes, where `quads` reads it twice.
+// statistics as `quads` does and reads them again for the outputs: at the defaults a 50257-wide row reads
+// 1.35 times its bytes, where `quads` reads it twice (the H100's `vocab` entry holds it whole).
 #ifndef ROW_QUADS
 #define ROW_QUADS 32
 #endif
