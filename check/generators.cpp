@@ -24,6 +24,17 @@ rc::Gen<int64_t> dim(const GenContext& ctx, int64_t max) {
   return mix<int64_t>({few, few, few, odd, pick(boundary)});
 }
 
+rc::Gen<int64_t> tile_dim(const GenContext& ctx, int64_t max) {
+  std::vector<int64_t> boundary;
+  for (int64_t u : ctx.tiles)
+    if (u >= 2 && u <= max)
+      for (int64_t v : {u - 1, u + 1, 2 * u - 1, 2 * u + 1}) boundary.push_back(v);
+  if (boundary.empty()) return dim(ctx, max);
+  std::sort(boundary.begin(), boundary.end());
+  boundary.erase(std::unique(boundary.begin(), boundary.end()), boundary.end());
+  return pick(boundary);
+}
+
 rc::Gen<int64_t> small(int64_t lo, int64_t hi) { return rc::gen::inRange<int64_t>(lo, hi + 1); }
 
 rc::Gen<std::string> choice(const std::vector<std::string>& values) { return pick(values); }

@@ -33,6 +33,10 @@ rc::Gen<T> mix(std::vector<rc::Gen<T>> gens) {
 // boundary of the context (a multiple of a tile size +-1; for tiles up to max, up to 2 tiles +1 even
 // past max). Shrinks toward 1.
 rc::Gen<int64_t> dim(const GenContext& ctx, int64_t max);
+// A dimension just past or short of a tile boundary of the context (u +- 1, 2u +- 1): for problems
+// whose every dimension crosses a tile, so that a work-group's last rows, columns and depths all
+// hold data (independent dim() draws seldom make m, n and k all large at once).
+rc::Gen<int64_t> tile_dim(const GenContext& ctx, int64_t max);
 // A small value in [lo, hi] that shrinks toward lo.
 rc::Gen<int64_t> small(int64_t lo, int64_t hi);
 // One of the values, shrinking toward the first.

@@ -11,10 +11,16 @@ rc::Gen<int64_t> batch_gen() {
   return mix<int64_t>({none, none, none, small(1, 4), small(1, 4)});
 }
 
+// m, n and k: independent sizes, or in one problem of four all three across tile boundaries (a
+// work-group's full tile, its last slab quads included; shrinks toward the independent sizes).
+rc::Gen<int64_t> side_gen(const GenContext& ctx, bool across) { return across ? tile_dim(ctx, 129) : dim(ctx, 129); }
+rc::Gen<bool> across_gen() { return pick<bool>({false, false, false, true}); }
+
 rc::Gen<Problem> matmul_gen(const GenContext& ctx) {
   return rc::gen::exec([ctx] {
+    const bool across = *across_gen();
     Attrs a{{"batch", *batch_gen()},
-            {"m", *dim(ctx, 129)}, {"k", *dim(ctx, 129)}, {"n", *dim(ctx, 129)},
+            {"m", *side_gen(ctx, across)}, {"k", *side_gen(ctx, across)}, {"n", *side_gen(ctx, across)},
             {"ta", *small(0, 1)}, {"tb", *small(0, 1)}};
     return fit_budget("matmul", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, ctx.budget);
   });
@@ -23,7 +29,8 @@ rc::Gen<Problem> matmul_gen(const GenContext& ctx) {
 rc::Gen<Problem> gemm_bias_act_gen(const GenContext& ctx) {
   return rc::gen::exec([ctx] {
     const int64_t batch = *batch_gen();
-    Attrs a{{"batch", batch}, {"m", *dim(ctx, 129)}, {"k", *dim(ctx, 129)}, {"n", *dim(ctx, 129)},
+    const bool across = *across_gen();
+    Attrs a{{"batch", batch}, {"m", *side_gen(ctx, across)}, {"k", *side_gen(ctx, across)}, {"n", *side_gen(ctx, across)},
             {"act", *choice(activation_kinds())},
             {"bshared", batch > 0 ? *small(0, 1) : int64_t{0}}};
     return fit_budget("gemm_bias_act", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, ctx.budget);

@@ -6,14 +6,19 @@
 // they are off by far more than one rounding of each result.
 #include "xgemm_backward.cl"
 
-__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-void grad_pre_rounded(int m, int n, int k, __global const real_t* a, int lda, long a_batch, __global const real_t* b, int ldb,
-                      long b_batch, __global const real_t* bias, int act, __global const real_t* d_y, __global float* g_out, int ldc,
-                      long c_batch) {
-  XGEMM_LOCALS
-  xgemm_accumulate(m, n, k, a + z * a_batch, lda, 0, b + z * b_batch, ldb, 0, As, Bs, acc, 0, 0);
-  g_out += z * c_batch;
-  d_y += z * c_batch;
-#define GRAD_PRE_BF16(v, row, col) bf16_to_float(float_to_bf16(GRAD_PRE(v, row, col)))
-  STORE_TILE_AS(g_out, ldc, m, n, GRAD_PRE_BF16, float, ST4_FLOAT, ST_FLOAT)
+// grad_pre_partial_sums (xgemm_backward.cl) with G rounded to bf16 as it is stored.
+__kernel void grad_pre_rounded(__global float* restrict g, __global const real_t* restrict d_y, __global const real_t* restrict bias,
+                               int act, int rows, int n, __global float* restrict partial) {
+  const int col = get_global_id(0), chunk = get_global_id(1);
+  if (col >= n) return;
+  const float b = LD(bias, col);
+  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);
+  float s = 0.0f;
+  for (long r = r0; r < r1; ++r) {
+    const long i = r * n + col;
+    const float v = bf16_to_float(float_to_bf16(LD(d_y, i) * act_slope(act, g[i] + b)));
+    g[i] = v;
+    s += v;
+  }
+  partial[(long)chunk * n + col] = s;
 }

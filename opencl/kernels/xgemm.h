@@ -37,16 +37,29 @@
 #ifndef NDIMC
 #define NDIMC 16
 #endif
+// Sliced depth: KSLICES groups of MDIMC x NDIMC work-items (local dimension 2) share each slab, slice
+// s multiplying its depths s * KWG / KSLICES .. (s + 1) * KWG / KSLICES - 1 into its own accumulators,
+// which are summed through local memory at the end (slice 0 stores). More warps for the same tile and
+// the same registers per work-item: for problems with few tiles (a batched product with n = 64), where
+// a work-group per tile leaves the multiprocessors short of warps. Entry points that load or store by
+// themselves (the convolutions) take KSLICES = 1 only.
+#ifndef KSLICES
+#define KSLICES 1
+#endif
 
 #define MWI (MWG / MDIMC)    // accumulator rows per work-item
 #define NWI (NWG / NDIMC)    // accumulator columns per work-item
-#define WGS (MDIMC * NDIMC)  // work-items per work-group
-#define A_LOADS (MWG * KWG / 4 / WGS)  // float4 loads per work-item per slab
-#define B_LOADS (NWG * KWG / 4 / WGS)
+#define SLICE_WGS (MDIMC * NDIMC)  // work-items per slice
+#define WGS (SLICE_WGS * KSLICES)  // work-items per work-group
+#define A_LOADS ((MWG * KWG / 4 + WGS - 1) / WGS)  // float4 loads per work-item per slab (the last
+#define B_LOADS ((NWG * KWG / 4 + WGS - 1) / WGS)  // may fall past the slab with slices: skipped)
 
-#if MWI % 4 != 0 || NWI % 4 != 0 || (MWG * KWG) % (4 * WGS) != 0 || (NWG * KWG) % (4 * WGS) != 0 || KWG % 4 != 0
+#if MWI % 4 != 0 || NWI % 4 != 0 || (MWG * KWG) % (4 * SLICE_WGS) != 0 || (NWG * KWG) % (4 * SLICE_WGS) != 0 || KWG % 4 != 0 || KWG % KSLICES != 0
 #error "xgemm: the tile sizes break its constraints (the require lines of its variants in gemm.plan)"
 #endif
+
+// This work-item's place in its work-group, slices after one another (the slab loads' numbering).
+int xgemm_lid(void) { return (get_local_id(2) * MDIMC + get_local_id(1)) * NDIMC + get_local_id(0); }
 
 // Four elements of a tile, as the slab needs them. "Along" loads read four neighbours in memory
 // (x .. x+3 of a row stored contiguously); the caller knows which slab positions they fill. load4
@@ -69,10 +82,11 @@ LOAD4(load4_float, float, LD4_FLOAT, LD_FLOAT)
 // Stored [X][K] (trans = 0 for A, 1 for B: depth contiguous) or [K][X] (depth strided).
 #define SLAB_LOADS(NAME, XWG, LOADS, T, LOADER, LD4_)                                                       \
   void NAME(__global const T* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, float4 r[LOADS]) { \
-    const int lid = get_local_id(1) * NDIMC + get_local_id(0);                                              \
+    const int lid = xgemm_lid();                                                                            \
     const int inside = x0 + XWG <= xs && k0 + KWG <= ks && (ld & 3) == 0;                                   \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                                     \
       const int idx = lid + l * WGS;                                                                        \
+      if (LOADS * WGS > XWG * KWG / 4 && idx >= XWG * KWG / 4) break; /* past the slab (slices only) */     \
       if (contiguous_depth) { /* rows x, four depths each: x-major so that stores below do not conflict */ \
         const int x = idx % XWG, kq = idx / XWG;                                                            \
         r[l] = inside ? LD4_(p + (long)(x0 + x) * ld + k0 + 4 * kq) : LOADER(p, x0 + x, ld, k0 + 4 * kq, xs, ks); \
@@ -85,9 +99,10 @@ LOAD4(load4_float, float, LD4_FLOAT, LD_FLOAT)
 // The slab's registers into local memory, in the layout xgemm_accumulate reads.
 #define SLAB_STORES(NAME, XWG, LOADS)                                                                       \
   void NAME##_store(int contiguous_depth, const float4 r[LOADS], __local float* s) {                       \
-    const int lid = get_local_id(1) * NDIMC + get_local_id(0);                                              \
+    const int lid = xgemm_lid();                                                                            \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                                     \
       const int idx = lid + l * WGS;                                                                        \
+      if (LOADS * WGS > XWG * KWG / 4 && idx >= XWG * KWG / 4) break;                                       \
       if (contiguous_depth) {                                                                               \
         const int x = idx % XWG, kq = idx / XWG;                                                            \
         s[(4 * kq + 0) * XWG + x] = r[l].x;                                                                 \
@@ -123,6 +138,48 @@ SLAB_STORES(slab_b, NWG, B_LOADS)
 #define XGEMM_PARAMS
 #endif
 
+#if KSLICES > 1
+// The slices' accumulators summed into slice 0's, in slice order (the same bits every run), through
+// the A slabs' local memory (free once the last slab is multiplied): SUM_ROUND accumulators of every
+// slice but 0 a round, as many rounds as it takes.
+#define SUM_ROOM (2 * KWG * MWG / ((KSLICES - 1) * SLICE_WGS))  // floats a round per work-item and slice
+#if SUM_ROOM >= MWI * NWI
+#define SUM_ROUND (MWI * NWI)
+#elif SUM_ROOM >= 64
+#define SUM_ROUND 64
+#elif SUM_ROOM >= 32
+#define SUM_ROUND 32
+#elif SUM_ROOM >= 16
+#define SUM_ROUND 16
+#elif SUM_ROOM >= 8
+#define SUM_ROUND 8
+#elif SUM_ROOM >= 4
+#define SUM_ROUND 4
+#elif SUM_ROOM >= 2
+#define SUM_ROUND 2
+#else
+#define SUM_ROUND 1
+#endif
+#if (MWI * NWI) % SUM_ROUND != 0
+#error "xgemm: a work-item's accumulators do not split into rounds of the slices' sum"
+#endif
+void xgemm_sum_slices(float acc[MWI * NWI], __local float* room) {
+  const int slice = get_local_id(2), lid = get_local_id(1) * NDIMC + get_local_id(0);
+  _Pragma("unroll") for (int r = 0; r < MWI * NWI / SUM_ROUND; ++r) {
+    // [slice - 1][q][lid]: neighbouring work-items at neighbouring addresses
+    if (slice > 0)
+      _Pragma("unroll") for (int q = 0; q < SUM_ROUND; ++q)
+        room[((slice - 1) * SUM_ROUND + q) * SLICE_WGS + lid] = acc[r * SUM_ROUND + q];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (slice == 0)
+      for (int s = 1; s < KSLICES; ++s)
+        _Pragma("unroll") for (int q = 0; q < SUM_ROUND; ++q)
+          acc[r * SUM_ROUND + q] += room[((s - 1) * SUM_ROUND + q) * SLICE_WGS + lid];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif
+
 // acc[i * NWI + j] += op(A)(row i, :) . op(B)(:, column j) over the whole depth, for this work-item's
 // rows and columns (row_of(i), col_of(j) below). As and Bs hold two slabs each.
 void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, int ta, __global const real_t* b, int ldb, int tb,
@@ -147,7 +204,8 @@ void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, in
       XGEMM_SLAB_A((t + 1) * KWG, ra);
       XGEMM_SLAB_B((t + 1) * KWG, rb);
     }
-    _Pragma("unroll") for (int e = 0; e < KWG; ++e) {
+    _Pragma("unroll") for (int e0 = 0; e0 < KWG / KSLICES; ++e0) {
+      const int e = (KSLICES > 1 ? (int)get_local_id(2) * (KWG / KSLICES) : 0) + e0;  // this slice's depths
       float av[MWI], bv[NWI];
       _Pragma("unroll") for (int c = 0; c < MWI / 4; ++c) {
         const float4 v = *(__local const float4*)(as + e * MWG + c * 4 * MDIMC + 4 * ty);
@@ -166,6 +224,9 @@ void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, in
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+#if KSLICES > 1
+  xgemm_sum_slices(acc, As);
+#endif
 }
 
 // The row of C that accumulator row i of this work-item holds; likewise the column of j.
@@ -177,6 +238,7 @@ int col_of(int j) { return get_group_id(0) * NWG + (j / 4) * 4 * NDIMC + 4 * get
 // storage format, STORE_TILE_AS into elements of type T with the given ST4/ST-like macros.
 #define STORE_TILE(c, ldc, m, n, EPILOGUE) STORE_TILE_AS(c, ldc, m, n, EPILOGUE, real_t, ST4, ST)
 #define STORE_TILE_AS(c, ldc, m, n, EPILOGUE, T, ST4_, ST_)                                                 \
+  if (get_local_id(2) == 0) /* slice 0 holds the sums */                                                    \
   _Pragma("unroll") for (int i = 0; i < MWI; ++i) {                                                         \
     const int row = row_of(i);                                                                              \
     if (row >= m) continue;                                                                                 \
@@ -196,6 +258,7 @@ int col_of(int j) { return get_group_id(0) * NWG + (j / 4) * 4 * NDIMC + 4 * get
 // Each work-item's accumulators as they are, into a float scratch matrix of m x n with leading
 // dimension ldc (the partials that a later step combines and rounds).
 #define STORE_TILE_FLOAT(c, ldc, m, n)                                                                      \
+  if (get_local_id(2) == 0) /* slice 0 holds the sums */                                                    \
   _Pragma("unroll") for (int i = 0; i < MWI; ++i) {                                                         \
     const int row = row_of(i);                                                                              \
     if (row >= m) continue;                                                                                 \

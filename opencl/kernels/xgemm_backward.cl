@@ -1,5 +1,9 @@
-// gemm_bias_act_bwd's `xgemm` variant: the pre-activation's gradient G from the tuned GEMM core's
-// epilogue, then d_a = G @ B^T, d_b = A^T @ G and d_bias's deterministic column sums (columns.h).
+// gemm_bias_act_bwd's `xgemm` variant: the product Z = A @ B from the tuned GEMM core into float32
+// scratch, then the pre-activation's gradient G = d_y * act'(Z + bias) in place over it with d_bias's
+// partial column sums (one pass), then d_a = G @ B^T, d_b = A^T @ G and the column sums' second pass
+// (columns.h). G came from the GEMM's epilogue before: on the H100 that step took 1.08 ms where the
+// plain product takes 0.80 (the slope's code beside 128 accumulators a work-item), and the separate
+// pass costs one read of Z and d_y and one write of G, which d_bias's first pass needed anyway.
 // G is float32 scratch in every storage format (rounding it to f16 or bf16 would round an
 // intermediate), so the two GEMMs that read it take one float32 operand and one in the format:
 // g_operand says which slab comes from g. Each entry passes it as a literal, so the test folds away.
@@ -12,17 +16,35 @@
 #include "xgemm.h"
 #include "columns.h"
 
-// G = d_y * act'(A @ B + bias[col]), the pre-activation recomputed, into float32.
+#define PLAIN(v, row, col) (v)
+
+// Z = A @ B (bias and activation left to the next step) into float32 scratch.
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
-void xgemm_grad_pre(int m, int n, int k, __global const real_t* a, int lda, long a_batch, __global const real_t* b, int ldb,
-                    long b_batch, __global const real_t* bias, int act, __global const real_t* d_y, __global float* g_out, int ldc,
-                    long c_batch) {
+void xgemm_pre(int m, int n, int k, __global const real_t* a, int lda, long a_batch, __global const real_t* b, int ldb,
+               long b_batch, __global float* z_out, int ldc, long c_batch) {
   XGEMM_LOCALS
   xgemm_accumulate(m, n, k, a + z * a_batch, lda, 0, b + z * b_batch, ldb, 0, As, Bs, acc, 0, 0);
-  g_out += z * c_batch;
-  d_y += z * c_batch;
-#define GRAD_PRE(v, row, col) (LD(d_y, (long)(row) * ldc + (col)) * EPILOGUE_ACT_SLOPE(act, (v) + LD(bias, col)))
-  STORE_TILE_AS(g_out, ldc, m, n, GRAD_PRE, float, ST4_FLOAT, ST_FLOAT)
+  z_out += z * c_batch;
+  STORE_TILE_AS(z_out, ldc, m, n, PLAIN, float, ST4_FLOAT, ST_FLOAT)
+}
+
+// G = d_y * act'(Z + bias[col]) in place over Z [rows][n] (every batch entry's rows stacked), and the
+// partial sums of G's columns, CHUNK rows a work-item: columns.h's first pass, fused.
+__kernel void grad_pre_partial_sums(__global float* restrict g, __global const real_t* restrict d_y,
+                                    __global const real_t* restrict bias, int act, int rows, int n,
+                                    __global float* restrict partial) {
+  const int col = get_global_id(0), chunk = get_global_id(1);
+  if (col >= n) return;
+  const float b = LD(bias, col);
+  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);
+  float s = 0.0f;
+  for (long r = r0; r < r1; ++r) {
+    const long i = r * n + col;
+    const float v = LD(d_y, i) * act_slope(act, g[i] + b);
+    g[i] = v;
+    s += v;
+  }
+  partial[(long)chunk * n + col] = s;
 }
 
 // C = G @ B^T with G float32 (d_a), and C = A^T @ G (d_b): the matmul entry's parameters less ta and
@@ -33,7 +55,6 @@ void xgemm_float_a(int m, int n, int k, __global const float* a, int lda, long a
   XGEMM_LOCALS
   xgemm_accumulate(m, n, k, 0, lda, 0, b + z * b_batch, ldb, 1, As, Bs, acc, a + z * a_batch, 1);
   c += z * c_batch;
-#define PLAIN(v, row, col) (v)
   STORE_TILE(c, ldc, m, n, PLAIN)
 }
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
