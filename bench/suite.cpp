@@ -86,12 +86,24 @@ void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, i
     c.timed->launch();
   }
   double total = 0;
+  const std::vector<std::string> entries = c.timed->step_entries();
+  std::vector<double> step_total(entries.size(), 0.0), steps;
   for (auto _ : st) {
-    const double s = c.timed->launch();
+    steps.clear();
+    const double s = c.timed->launch(&steps);
     st.SetIterationTime(s);
     total += s;
+    for (size_t i = 0; i < steps.size() && i < step_total.size(); ++i) step_total[i] += steps[i];
   }
   set_counters(st, c.problem, total / static_cast<double>(st.iterations()), &c.device->peaks);
+  // A plan of several steps: each step's milliseconds an iteration, so that a report can say which
+  // step costs (counters "step_01 ENTRY", ...: the numbers keep them in the plan's order).
+  if (entries.size() > 1)
+    for (size_t i = 0; i < entries.size(); ++i) {
+      char key[32];
+      std::snprintf(key, sizeof key, "step_%02zu ", i + 1);
+      st.counters[key + entries[i]] = 1e3 * step_total[i] / static_cast<double>(st.iterations());
+    }
   const std::string variant = "variant " + c.device->checker->select(c.problem).name;
   st.SetLabel(c.check.sampled.empty() ? variant : variant + ", sampled check");
 }
@@ -161,8 +173,15 @@ class OneLineReporter : public benchmark::BenchmarkReporter {
       if (peer && medians_.count(key)) std::snprintf(ratio, sizeof ratio, "  ours/peer %.3f", medians_[key] / ms);
       if (!peer) medians_[name] = ms, medians_.emplace(problem, ms);
       if (r.counters.count("pct_roofline")) std::snprintf(roofline, sizeof roofline, "%6.1f%%", counter("pct_roofline"));
-      std::printf("%-70s %9.4f ms %10.1f GFLOP/s %8.1f GB/s %s roofline%s  %s\n", name.c_str(), ms, counter("gflops"), counter("gbps"),
-                  roofline, ratio, r.report_label.c_str());
+      std::string steps;  // a plan of several steps: their times, in order
+      for (const auto& [key, value] : r.counters)
+        if (key.rfind("step_", 0) == 0 && key.size() > 8) {
+          char t[32];
+          std::snprintf(t, sizeof t, " %.4f", static_cast<double>(value));
+          steps += (steps.empty() ? "  steps (ms):" : ",") + (" " + key.substr(8)) + t;
+        }
+      std::printf("%-70s %9.4f ms %10.1f GFLOP/s %8.1f GB/s %s roofline%s  %s%s\n", name.c_str(), ms, counter("gflops"), counter("gbps"),
+                  roofline, ratio, r.report_label.c_str(), steps.c_str());
       std::fflush(stdout);
     }
   }

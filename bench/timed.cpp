@@ -26,7 +26,16 @@ TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, c
   for (auto& b : scratch_) buffers_.scratch.push_back(&b);
 }
 
-double TimedProblem::launch() { return ocl::launch(kc_.runtime(), p_, variant_, kc_.program_for(variant_, dtype_of(p_)), buffers_); }
+double TimedProblem::launch(std::vector<double>* step_seconds) {
+  return ocl::launch(kc_.runtime(), p_, variant_, kc_.program_for(variant_, dtype_of(p_)), buffers_, step_seconds);
+}
+
+std::vector<std::string> TimedProblem::step_entries() const {
+  std::vector<std::string> entries;
+  for (const auto& st : variant_.steps)
+    if (plans::step_applies(variant_, st, p_)) entries.push_back(st.entry);
+  return entries;
+}
 
 CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed, const plans::Variant* variant) {
   CheckOnce c;

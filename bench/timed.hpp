@@ -14,7 +14,10 @@ class TimedProblem {
  public:
   // Times variant v (the one that serves p when null).
   TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, const plans::Variant* v = nullptr);
-  double launch();
+  // with step_seconds: each step's time appended, in the plan's order (ocl::launch)
+  double launch(std::vector<double>* step_seconds = nullptr);
+  // The entries of the steps that run for this problem, in order: what launch's step times belong to.
+  std::vector<std::string> step_entries() const;
   const plans::Variant& variant() const { return variant_; }
 
  private:

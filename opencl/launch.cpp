@@ -280,7 +280,8 @@ void check_launch(Runtime& rt, const Problem& p, const plans::Variant& v, const 
   }
 }
 
-double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers) {
+double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers,
+              std::vector<double>* step_seconds) {
   double seconds = 0;
   for (const auto& st : v.steps) {
     if (!plans::step_applies(v, st, p)) continue;
@@ -302,7 +303,9 @@ double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::
         default: return cl::NDRange(s[0], s[1], s[2]);
       }
     };
-    seconds += rt.run(kernel, range(d.global), range(d.local), st.entry);
+    const double s = rt.run(kernel, range(d.global), range(d.local), st.entry);
+    if (step_seconds) step_seconds->push_back(s);
+    seconds += s;
   }
   return seconds;
 }

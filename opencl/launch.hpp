@@ -32,7 +32,9 @@ std::string program_options(const plans::Variant& v, DType dtype = DType::F32);
 void check_launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program);
 
 // Runs every step of v that applies to p with `program` (built from v's file with program_options(v, dtype_of(p))).
-// Returns the summed kernel time in seconds (profiling events).
-double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers);
+// Returns the summed kernel time in seconds (profiling events); with step_seconds, each step that ran
+// also appends its own time there, in the plan's order.
+double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers,
+              std::vector<double>* step_seconds = nullptr);
 
 }  // namespace plumbline::ocl

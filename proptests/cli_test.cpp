@@ -247,6 +247,35 @@ TEST(CliPlans, BenchTimesAUserKernelWithItsOwnLaunch) {
   EXPECT_NE(text.find("kernel " + kRbGemm), std::string::npos) << "the JSON names the kernel timed";
 }
 
+// A plan of several steps: bench reports each step's time (counters "step_NN ENTRY", in the plan's
+// order), and in every repetition they add up to the benchmark's time, which is their sum.
+TEST(CliPlans, BenchReportsEachStepOfAPlan) {
+  const fs::path json = temp_dir() / "steps_bench.json";
+  fs::remove(json);
+  const Outcome r = run("bench --problem 'gemm_bias_act_bwd:m=40,k=24,n=36,act=gelu_tanh' --variant xgemm --device pocl:0 "
+                        "--repetitions 3 --min-time 0.01 --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("steps (ms): xgemm_pre "), std::string::npos) << r.output;
+  std::ifstream f(json);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  const std::vector<std::string> expected{"step_01 xgemm_pre", "step_02 grad_pre_partial_sums", "step_03 xgemm_float_a",
+                                          "step_04 xgemm_float_b", "step_05 column_sums_finish"};
+  int repetitions = 0;
+  for (const auto& b : j.at("benchmarks")) {
+    if (b.at("run_type") != "iteration") continue;
+    ++repetitions;
+    double sum = 0;
+    for (const auto& key : expected) {
+      ASSERT_TRUE(b.contains(key)) << key << " missing from " << b.dump();
+      EXPECT_GT(b.at(key).get<double>(), 0.0) << key;
+      sum += b.at(key).get<double>();
+    }
+    EXPECT_FALSE(b.contains("step_06 column_sums_finish")) << b.dump();
+    EXPECT_NEAR(sum, b.at("real_time").get<double>(), 1e-9 + 1e-6 * sum) << b.dump();  // both in ms
+  }
+  EXPECT_EQ(repetitions, 3);
+}
+
 TEST(CliPlans, PlanErrorsNameTheLineTheParameterAndTheProblem) {
   // One argument short: the message names the parameter that has none.
   const Outcome missing = run("check matmul --cases 2 --device pocl:0 --kernel-file " + kRbGemm +
