@@ -230,7 +230,7 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
   const std::vector<TensorD> ref = run_reference(p, in.d);
   const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers);
   const std::optional<Execution> ex = execute_case(p, in.f, variant, r);
-  if (ex) judge_outputs(r, sig, ex->outputs, ref, models);
+  if (ex) judge_case(r, p, sig, in, ex->outputs, ref, models, values == Values::Integers);
   return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include "check/compare.hpp"
 #include "check/error_models.hpp"
+#include "check/function_check.hpp"
 #include "core/problem.hpp"
 #include "reference/reference.hpp"
 
@@ -21,6 +22,42 @@ TEST(ErrorModels, ExactModeEndsWherePartialSumsLeaveFloat32sIntegers) {
   EXPECT_FALSE(error_models(p, {a, b}, ref, true)[0].exact);
   a[0] = 16777214;
   EXPECT_TRUE(error_models(p, {a, b}, ref, true)[0].exact);
+}
+
+TEST(ErrorModels, ASubnormalInputReadAsZeroPassesAndNothingElseDoes) {
+  // 1 x 1 x 2 product: a = (s, 1) with s subnormal, b = (1e30, 1e-30). The true value is s * 1e30 +
+  // 1e-30, far above FLT_MIN; a device that flushes subnormals (OpenCL allows it) gives 1e-30.
+  const Problem p = Problem::parse("matmul:m=1,k=2,n=1");
+  const Signature sig = signature_of(p);
+  const float s = 1e-40f;
+  ASSERT_EQ(std::fpclassify(s), FP_SUBNORMAL);
+  CaseInputs in;
+  in.f = {TensorF(Shape{1, 2}), TensorF(Shape{2, 1})};
+  in.f[0][0] = s, in.f[0][1] = 1, in.f[1][0] = 1e30f, in.f[1][1] = 1e-30f;
+  for (const auto& t : in.f) in.d.push_back(t.convert<double>());
+  const std::vector<TensorD> ref = run_reference(p, in.d);
+  const std::vector<ErrorModel> models = error_models(p, in.d, ref, false);
+  auto judge = [&](float got) {
+    TensorF out(Shape{1, 1});
+    out[0] = got;
+    CaseResult r{p, "test", "v", Values::Edge, 1};
+    judge_case(r, p, sig, in, {out}, ref, models, false);
+    return r;
+  };
+  EXPECT_TRUE(judge(static_cast<float>(ref[0][0])).passed);  // subnormals kept
+  EXPECT_TRUE(judge(1e-30f).passed);                           // the subnormal read as zero
+  const CaseResult wrong = judge(2e-30f);                      // neither
+  EXPECT_FALSE(wrong.passed);
+  EXPECT_EQ(wrong.verdict, "wrong");
+  // A normal input is never read as zero: with a = (1e-37, 1) the flushed answer is wrong.
+  in.f[0][0] = 1e-37f;
+  in.d[0] = in.f[0].convert<double>();
+  const std::vector<TensorD> ref_normal = run_reference(p, in.d);
+  TensorF out(Shape{1, 1});
+  out[0] = 1e-30f;
+  CaseResult r{p, "test", "v", Values::Edge, 1};
+  judge_case(r, p, sig, in, {out}, ref_normal, error_models(p, in.d, ref_normal, false), false);
+  EXPECT_FALSE(r.passed);
 }
 
 TEST(ErrorModels, LayerNormLeavesInfiniteGammaTimesAZeroXhatUnjudged) {
