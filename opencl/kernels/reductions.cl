@@ -57,6 +57,9 @@ void transpose(__global const real_t* x, __global real_t* y, int m, int n) {
 #ifndef SUM_WG
 #define SUM_WG 256
 #endif
+#ifndef SUM_UNROLL  // quads in flight per work-item in pass 1
+#define SUM_UNROLL 1
+#endif
 #ifndef SUM_CHUNK
 #define SUM_CHUNK 8192
 #endif
@@ -71,12 +74,19 @@ float chunk_sum(__global const real_t* x, __local float* part, int m, int n, int
   const int lid = get_local_id(0);
   float s = 0.0f;
   long done = 0;
+#define ADD_QUAD(v) (s += mean ? (v).x * scale + (v).y * scale + (v).z * scale + (v).w * scale : (v).x + (v).y + (v).z + (v).w)
   if ((start & 3) == 0) {  // aligned to four elements: vector loads over the chunk's whole quads
-    for (long q = lid; q < count / 4; q += SUM_WG) {
-      const float4 v = LD4(x + start + 4 * q);
-      s += mean ? v.x * scale + v.y * scale + v.z * scale + v.w * scale : v.x + v.y + v.z + v.w;
+    const long quads = count / 4;
+    long q = lid;
+    // SUM_UNROLL quads loaded before any is added (the same additions in the same order as one at a
+    // time: the same bits), so that each work-item keeps several loads in flight.
+    for (; q + (SUM_UNROLL - 1) * SUM_WG < quads; q += SUM_UNROLL * SUM_WG) {
+      float4 v[SUM_UNROLL];
+      _Pragma("unroll") for (int u = 0; u < SUM_UNROLL; ++u) v[u] = LD4(x + start + 4 * (q + u * SUM_WG));
+      _Pragma("unroll") for (int u = 0; u < SUM_UNROLL; ++u) ADD_QUAD(v[u]);
     }
-    done = count / 4 * 4;
+    for (; q < quads; q += SUM_WG) ADD_QUAD(LD4(x + start + 4 * q));
+    done = quads * 4;
   }
   for (long j = done + lid; j < count; j += SUM_WG) s += mean ? LD(x, start + j) * scale : LD(x, start + j);
   return workgroup_sum(s, part);
