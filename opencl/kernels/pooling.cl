@@ -213,28 +213,55 @@ __kernel void max_pool_gather_planes(__global const float* arg, __global const r
 // The `plane` variant of max_pool2d_bwd: one work-group per plane, one launch. The plane's window
 // maxima (argmax) and its d_y go to local memory first, then each input cell of the plane gathers in
 // window order, as `planes` does (the same bits), without the argmax round trip through global
-// scratch and the second launch. The plan's `when` keeps the plane's outputs within local memory.
+// scratch and the second launch. The windows that hold each row and each column (first | last << 16)
+// are worked out once a plane into local memory, and each work-item steps its row and column from
+// cell to cell: no integer division a cell (by a stride or a width known only at run time, tens of
+// instructions each). The plan's `when` keeps the three local arrays within 32 KB.
 #ifndef POOL_WG
 #define POOL_WG 256
 #endif
+// Steps (r, col) by POOL_WG cells along rows of w: dr whole rows and dc columns, carrying a row.
+#define STEP_CELL(r, col, dr, dc, w) \
+  do {                               \
+    (col) += (dc);                   \
+    (r) += (dr);                     \
+    if ((col) >= (w)) {              \
+      (col) -= (w);                  \
+      ++(r);                         \
+    }                                \
+  } while (0)
 __kernel __attribute__((reqd_work_group_size(POOL_WG, 1, 1)))
 void max_pool_backward_plane(__global const real_t* x, __global const real_t* d_y, __global real_t* d_x, __local int* args,
-                             __local float* grads, int n, int c, int h, int w, int kh, int kw, int sh, int sw, int ph, int pw) {
+                             __local float* grads, __local int* spans, int n, int c, int h, int w, int kh, int kw, int sh,
+                             int sw, int ph, int pw) {
   const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw), lid = get_local_id(0);
   const long plane = get_group_id(0);
   __global const real_t* xs = x + plane * h * w;
-  for (int cell = lid; cell < oh * ow; cell += POOL_WG) {
-    const int i = cell / ow, j = cell - i * ow;
-    args[cell] = window_argmax(xs, h, w, kh, kw, sh, sw, ph, pw, i, j);
-    grads[cell] = LD(d_y, plane * oh * ow + cell);
+  // spans[0 .. h): the windows of each row; spans[h .. h + w): of each column
+  for (int t = lid; t < h + w; t += POOL_WG) {
+    const int first = t < h ? first_window(t, kh, sh, ph) : first_window(t - h, kw, sw, pw);
+    const int last = t < h ? last_window(t, sh, ph, oh) : last_window(t - h, sw, pw, ow);
+    spans[t] = first | (last << 16);
+  }
+  {
+    int i = lid / ow, j = lid - i * ow;
+    const int di = POOL_WG / ow, dj = POOL_WG - di * ow;
+    for (int cell = lid; cell < oh * ow; cell += POOL_WG) {
+      args[cell] = window_argmax(xs, h, w, kh, kw, sh, sw, ph, pw, i, j);
+      grads[cell] = LD(d_y, plane * oh * ow + cell);
+      STEP_CELL(i, j, di, dj, ow);
+    }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+  int r = lid / w, col = lid - r * w;
+  const int dr = POOL_WG / w, dc = POOL_WG - dr * w;
   for (int cell = lid; cell < h * w; cell += POOL_WG) {
-    const int r = cell / w, col = cell - r * w;
+    const int rows = spans[r], cols = spans[h + col];
     float g = 0.0f;
-    for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
-      for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
+    for (int i = rows & 0xffff; i <= rows >> 16; ++i)
+      for (int j = cols & 0xffff; j <= cols >> 16; ++j)
         if (args[i * ow + j] == cell) g += grads[i * ow + j];
     ST(d_x, plane * h * w + cell, g);
+    STEP_CELL(r, col, dr, dc, w);
   }
 }

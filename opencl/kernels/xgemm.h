@@ -46,6 +46,12 @@
 #ifndef KSLICES
 #define KSLICES 1
 #endif
+// Carried last depth: a slab's last depth is read from local memory before the barrier and multiplied
+// after it, beside the next slab's first reads, so that their latency is not waited out after every
+// barrier (1), or multiplied before the barrier as it is read (0). Costs MWI + NWI registers.
+#ifndef XGEMM_CARRY
+#define XGEMM_CARRY 0
+#endif
 
 #define MWI (MWG / MDIMC)    // accumulator rows per work-item
 #define NWI (NWG / NDIMC)    // accumulator columns per work-item
@@ -180,6 +186,11 @@ void xgemm_sum_slices(float acc[MWI * NWI], __local float* room) {
 }
 #endif
 
+// One depth of the outer product: acc[i][j] += av[i] * bv[j].
+#define XGEMM_FMAS(av, bv)                                    \
+  _Pragma("unroll") for (int i = 0; i < MWI; ++i)             \
+    _Pragma("unroll") for (int j = 0; j < NWI; ++j) acc[i * NWI + j] = fma((av)[i], (bv)[j], acc[i * NWI + j]);
+
 // acc[i * NWI + j] += op(A)(row i, :) . op(B)(:, column j) over the whole depth, for this work-item's
 // rows and columns (row_of(i), col_of(j) below). As and Bs hold two slabs each.
 void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, int ta, __global const real_t* b, int ldb, int tb,
@@ -188,6 +199,9 @@ void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, in
   const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
   _Pragma("unroll") for (int i = 0; i < MWI * NWI; ++i) acc[i] = 0.0f;
   float4 ra[A_LOADS], rb[B_LOADS];
+#if XGEMM_CARRY
+  float carry_a[MWI], carry_b[NWI];
+#endif
   const int slabs = (k + KWG - 1) / KWG;
   if (slabs == 0) return;
   // A is depth-contiguous when stored [M][K] (ta = 0); B when stored [N][K] (tb = 1).
@@ -215,8 +229,15 @@ void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, in
         const float4 v = *(__local const float4*)(bs + e * NWG + d * 4 * NDIMC + 4 * tx);
         bv[4 * d] = v.x, bv[4 * d + 1] = v.y, bv[4 * d + 2] = v.z, bv[4 * d + 3] = v.w;
       }
-      _Pragma("unroll") for (int i = 0; i < MWI; ++i)
-        _Pragma("unroll") for (int j = 0; j < NWI; ++j) acc[i * NWI + j] = fma(av[i], bv[j], acc[i * NWI + j]);
+#if XGEMM_CARRY
+      if (e0 == 0 && t > 0) XGEMM_FMAS(carry_a, carry_b);  // the slab before's last depth
+      if (e0 == KWG / KSLICES - 1) {
+        _Pragma("unroll") for (int i = 0; i < MWI; ++i) carry_a[i] = av[i];
+        _Pragma("unroll") for (int j = 0; j < NWI; ++j) carry_b[j] = bv[j];
+        continue;
+      }
+#endif
+      XGEMM_FMAS(av, bv);
     }
     if (more) {
       slab_a_store(!ta, ra, As + ((t + 1) & 1) * KWG * MWG);
@@ -224,6 +245,9 @@ void xgemm_accumulate(int m, int n, int k, __global const real_t* a, int lda, in
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+#if XGEMM_CARRY
+  XGEMM_FMAS(carry_a, carry_b);
+#endif
 #if KSLICES > 1
   xgemm_sum_slices(acc, As);
 #endif

@@ -20,7 +20,7 @@
 #define PLAIN(v, row, col) (v)
 
 // Z = A @ B (bias and activation left to the next step) into float32 scratch.
-__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICES)))
 void xgemm_pre(int m, int n, int k, __global const real_t* a, int lda, long a_batch, __global const real_t* b, int ldb,
                long b_batch, __global float* z_out, int ldc, long c_batch) {
   XGEMM_LOCALS
@@ -50,7 +50,7 @@ __kernel void grad_pre_partial_sums(__global float* restrict g, __global const r
 
 // C = G @ B^T with G float32 (d_a), and C = A^T @ G (d_b): the matmul entry's parameters less ta and
 // tb, one operand float32. Their layouts are literals, which the loads need not test.
-__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICES)))
 void xgemm_float_a(int m, int n, int k, __global const float* a, int lda, long a_batch, __global const real_t* b, int ldb,
                    long b_batch, __global real_t* c, int ldc, long c_batch) {
   XGEMM_LOCALS
@@ -58,7 +58,7 @@ void xgemm_float_a(int m, int n, int k, __global const float* a, int lda, long a
   c += z * c_batch;
   STORE_TILE(c, ldc, m, n, PLAIN)
 }
-__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1)))
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, KSLICES)))
 void xgemm_float_b(int m, int n, int k, __global const real_t* a, int lda, long a_batch, __global const float* b, int ldb,
                    long b_batch, __global real_t* c, int ldc, long c_batch) {
   XGEMM_LOCALS
