@@ -12,6 +12,8 @@
 // format, and the format's range decides where Inf is right.
 // The worst error/bound ratio is reported: a healthy kernel sits well below 1. An output mostly zero
 // where the reference is not is untrustworthy, whatever the ratio.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -22,7 +24,19 @@ namespace plumbline {
 
 inline constexpr double kUnitRoundoff = 1.0 / (1 << 24);  // float32: u = 2^-24
 inline constexpr double kBoundConstant = 2.0;             // kC: slack for the bounds' first-order terms
-inline double gamma_of(double k) { return k * kUnitRoundoff / (1 - k * kUnitRoundoff); }
+// The additions one term of a K-term sum may pass through. Any order up to 2^16 terms. Past it,
+// gamma(K) = K u / (1 - K u) tends to 1 (at 2^22 terms the bound is already 2/3 of sum |x|) and breaks
+// down at K u >= 1 (infinite at 2^24 terms, negative past it): no bound that allows every order says
+// anything there. So a longer reduction is judged as a blocked one, each term in at most
+// max(2^16, 2 sqrt(K)) additions (Higham, Accuracy and Stability, 2nd ed., 4.2: a sum whose terms
+// pass through at most d additions errs by gamma(d) sum |x|). Every parallel reduction fits, version
+// 1's one-work-group sums too (2^16 terms a work-item over 16M); one float accumulator over millions
+// of terms does not, and may fail: past 2^24 terms such a sum can stop growing.
+inline double summation_depth(double k) { return k <= 65536 ? k : std::max(65536.0, 2 * std::sqrt(k)); }
+inline double gamma_of(double k) {
+  const double d = summation_depth(k) * kUnitRoundoff;
+  return d / (1 - d);
+}
 
 // How large an output's error may be. mag has the output's shape (empty tensor: zero).
 struct ErrorModel {

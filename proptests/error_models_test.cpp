@@ -24,6 +24,28 @@ TEST(ErrorModels, ExactModeEndsWherePartialSumsLeaveFloat32sIntegers) {
   EXPECT_TRUE(error_models(p, {a, b}, ref, true)[0].exact);
 }
 
+TEST(ErrorModels, ASumPastTwoToTheTwentyFourTermsKeepsAFiniteBoundThatCanFail) {
+  // gamma(K) with K u >= 1 was infinite (K = 2^24: every kernel passed a 4096 x 4096 sum) or negative
+  // (K > 2^24: every kernel failed). Past 2^16 terms the bound is a blocked summation's.
+  for (double k : {16777216.0, 16793603.0, 1073741824.0}) {
+    ErrorModel model;
+    model.k = k;
+    model.mag = TensorD(Shape{1});
+    model.mag[0] = k;  // k terms of magnitude 1
+    TensorD ref(Shape{1});
+    ref[0] = 0.5 * k;
+    const double bound = error_bounds(ref, model)[0];
+    EXPECT_GT(bound, 0.0) << k;
+    EXPECT_LT(bound, 0.01 * k) << k;  // an error of 1% of sum |x| fails
+    TensorF got(Shape{1});
+    got[0] = static_cast<float>(0.5 * k - 0.01 * k);
+    EXPECT_FALSE(compare("y", got, ref, model).passed) << k;
+    got[0] = static_cast<float>(0.5 * k);
+    EXPECT_TRUE(compare("y", got, ref, model).passed) << k;
+  }
+  EXPECT_EQ(gamma_of(1000), 1000 * kUnitRoundoff / (1 - 1000 * kUnitRoundoff));  // short sums: any order
+}
+
 TEST(ErrorModels, ASubnormalInputReadAsZeroPassesAndNothingElseDoes) {
   // 1 x 1 x 2 product: a = (s, 1) with s subnormal, b = (1e30, 1e-30). The true value is s * 1e30 +
   // 1e-30, far above FLT_MIN; a device that flushes subnormals (OpenCL allows it) gives 1e-30.
