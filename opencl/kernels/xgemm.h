@@ -48,7 +48,9 @@
 #endif
 // Carried last depth: a slab's last depth is read from local memory before the barrier and multiplied
 // after it, beside the next slab's first reads, so that their latency is not waited out after every
-// barrier (1), or multiplied before the barrier as it is read (0). Costs MWI + NWI registers.
+// barrier (1), or multiplied before the barrier as it is read (0). The same multiply-adds in the same
+// order either way (the same bits); 1 costs MWI + NWI registers a work-item. On the H100 it pays in
+// the backward's GEMMs and the batched n = 64 product and costs elsewhere (docs/performance.md).
 #ifndef XGEMM_CARRY
 #define XGEMM_CARRY 0
 #endif
