@@ -22,6 +22,30 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+// The class's problems timed with one candidate: the median over repetitions of the mean kernel time
+// of a repetition's launches, summed over the problems.
+double time_problems(KernelChecker& kc, const plans::Variant& v, const std::vector<Problem>& problems, const TuneOptions& o) {
+  double seconds = 0;
+  for (const auto& p : problems) {
+    bench::TimedProblem t(kc, p, o.seed, &v);
+    t.launch();
+    t.launch();
+    std::vector<double> samples;
+    for (int r = 0; r < o.repetitions; ++r) {
+      double total = 0;
+      int launches = 0;
+      do {
+        total += t.launch();
+        ++launches;
+      } while (total < o.min_time);
+      samples.push_back(total / launches);
+    }
+    std::nth_element(samples.begin(), samples.begin() + static_cast<long>(samples.size() / 2), samples.end());
+    seconds += samples[samples.size() / 2];
+  }
+  return seconds;
+}
+
 // Checks, then times, one candidate. `variant` is the candidate (the base's name, the candidate's defines).
 Candidate evaluate(KernelChecker& kc, const plans::Variant& base, const Defines& d, const std::vector<Problem>& problems,
                    const TuneOptions& o) {
@@ -59,24 +83,8 @@ Candidate evaluate(KernelChecker& kc, const plans::Variant& base, const Defines&
         return c;
       }
     }
-    // 3. Timed: the median over repetitions of the mean kernel time of a repetition's launches.
-    for (const auto& p : problems) {
-      bench::TimedProblem t(kc, p, o.seed, &v);
-      t.launch();
-      t.launch();
-      std::vector<double> samples;
-      for (int r = 0; r < o.repetitions; ++r) {
-        double total = 0;
-        int launches = 0;
-        do {
-          total += t.launch();
-          ++launches;
-        } while (total < o.min_time);
-        samples.push_back(total / launches);
-      }
-      std::nth_element(samples.begin(), samples.begin() + static_cast<long>(samples.size() / 2), samples.end());
-      c.seconds += samples[samples.size() / 2];
-    }
+    // 3. Timed.
+    c.seconds = time_problems(kc, v, problems, o);
     c.status = "timed";
   } catch (const Error& e) {
     // The launch was refused (a work-group or local memory beyond the device's limits): it cannot run here.
@@ -140,7 +148,7 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       o.progress(o.op + "/" + r.variant + " " + r.shape_class + " " + head + to_string(c.defines) + ": " + describe(c, r.flops) +
                  (c.status == "timed" && r.best && r.best->defines == c.defines ? "  best so far" : "") + why);
     };
-    auto attempt = [&](const Defines& d, const char* why, bool defaults = false) {
+    auto attempt = [&](const Defines& d, const char* why, bool defaults = false, bool entry = false) {
       if (!seen.insert(d).second) {  // tried already (the class's entry may be the defaults)
         if (defaults)
           for (const auto& c : r.tried)
@@ -149,6 +157,7 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       }
       const Candidate c = evaluate(kc, base, d, r.problems, o);
       r.tried.push_back(c);
+      if (entry && c.status == "timed") r.entry = c;
       if (defaults && c.status == "timed") r.defaults = c;  // before on_best: its entry quotes them
       const bool better = c.status == "timed" && (!r.best || c.seconds < r.best->seconds);
       if (better) r.best = c;
@@ -175,7 +184,7 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
     // database's other entries for this device (a warm start), random ones.
     for (const auto& e : database)
       if (e.device == dev.name && e.op == o.op && e.variant == r.variant && e.shape_class == r.shape_class)
-        if (const auto d = point_of(e)) attempt(*d, " (database: this class's entry)");
+        if (const auto d = point_of(e)) attempt(*d, " (database: this class's entry)", false, true);
     attempt(space.defaults(), " (the plan's defaults)", true);
     for (const auto& d : o.start) {
       Defines ordered;  // in the variant's order, every tunable given
@@ -208,10 +217,43 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       if (!moved)  // a local optimum: spend what is left on random ones
         while (since(t0) < per_class && next < order.size()) moved = attempt(order[next++], "") || moved;
     }
+    // A new winner replaces the class's entry only if its lead holds when the two are timed again,
+    // alternating (a search's times are one sample each, minutes apart: noise wins some of them).
+    if (r.best && r.entry && r.best->defines != r.entry->defines && o.confirm_rounds > 0) {
+      const plans::Variant winner = base.with_defines(r.best->defines), entry = base.with_defines(r.entry->defines);
+      std::vector<double> ratios;
+      for (int i = 0; i < o.confirm_rounds; ++i) {
+        const bool winner_first = i % 2 == 0;
+        const double a = time_problems(kc, winner_first ? winner : entry, r.problems, o);
+        const double b = time_problems(kc, winner_first ? entry : winner, r.problems, o);
+        ratios.push_back(winner_first ? a / b : b / a);
+      }
+      r.confirm_ratio = median(ratios);
+      r.entry_kept = !holds_its_lead(ratios, o.confirm_margin);
+      if (o.progress) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "winner against the class's entry, timed again %d times alternating: ratio %.3f (median)%s",
+                      o.confirm_rounds, r.confirm_ratio, r.entry_kept ? ": the lead does not hold, the entry stays" : "");
+        o.progress(o.op + "/" + r.variant + " " + r.shape_class + " " + buf);
+      }
+      if (r.entry_kept) r.best = r.entry;
+    }
     r.elapsed = since(t0);
     if (r.best && o.on_best) o.on_best(r, true);
   }
   return results;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) throw Error("median of nothing");
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+bool holds_its_lead(const std::vector<double>& ratios, double margin) {
+  // Its median time over the entry's below 1 - margin, and faster in most of the rounds.
+  const auto faster = std::count_if(ratios.begin(), ratios.end(), [](double x) { return x < 1.0; });
+  return median(ratios) < 1.0 - margin && 2 * faster > static_cast<long>(ratios.size());
 }
 
 plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date,
@@ -221,9 +263,13 @@ plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const 
   for (const auto& p : r.problems) problems += (problems.empty() ? "" : " ") + p.line();
   char defaults[64] = "", buf[512];
   if (r.defaults) std::snprintf(defaults, sizeof defaults, ", the plan's defaults %.1f GFLOP/s", r.flops / r.defaults->seconds / 1e9);
-  std::snprintf(buf, sizeof buf, "%.1f GFLOP/s (%.4f ms)%s; %zu candidates in %.0f s (%d wrong, %d invalid)%s; %s on ",
+  char confirmed[160] = "";
+  if (r.confirm_ratio > 0)
+    std::snprintf(confirmed, sizeof confirmed, r.entry_kept ? "; the class's entry kept: the winner took %.3f of its time timed again, alternating" : "; %.3f of the class's entry's time, timed again alternating",
+                  r.confirm_ratio);
+  std::snprintf(buf, sizeof buf, "%.1f GFLOP/s (%.4f ms)%s; %zu candidates in %.0f s (%d wrong, %d invalid)%s%s; %s on ",
                 r.flops / r.best->seconds / 1e9, r.best->seconds * 1e3, defaults, r.tried.size(), r.elapsed, r.count("wrong"),
-                r.count("invalid"), finished ? "" : ", written while the search went on (it was cut off here)", date.c_str());
+                r.count("invalid"), finished ? "" : ", written while the search went on (it was cut off here)", confirmed, date.c_str());
   return {device.name, device.driver_version, op, r.variant, r.shape_class, r.best->defines, false, buf + problems, {}};
 }
 
