@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 
+#include "bench/paired.hpp"
 #include "bench/timed.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
@@ -217,23 +218,25 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       if (!moved)  // a local optimum: spend what is left on random ones
         while (since(t0) < per_class && next < order.size()) moved = attempt(order[next++], "") || moved;
     }
-    // A new winner replaces the class's entry only if its lead holds when the two are timed again,
-    // alternating (a search's times are one sample each, minutes apart: noise wins some of them).
-    if (r.best && r.entry && r.best->defines != r.entry->defines && o.confirm_rounds > 0) {
+    // A new winner replaces the class's entry only if its lead holds when the two are timed again in
+    // pairs, alternating (a search's times are one sample each, minutes apart: noise wins some of
+    // them), judged as `bench --baseline-*` judges a pair: an improvement beyond confirm_threshold.
+    if (r.best && r.entry && r.best->defines != r.entry->defines && o.confirm_pairs > 0) {
       const plans::Variant winner = base.with_defines(r.best->defines), entry = base.with_defines(r.entry->defines);
-      std::vector<double> ratios;
-      for (int i = 0; i < o.confirm_rounds; ++i) {
+      std::vector<double> entry_times, winner_times;
+      for (int i = 0; i < o.confirm_pairs; ++i) {
         const bool winner_first = i % 2 == 0;
-        const double a = time_problems(kc, winner_first ? winner : entry, r.problems, o);
-        const double b = time_problems(kc, winner_first ? entry : winner, r.problems, o);
-        ratios.push_back(winner_first ? a / b : b / a);
+        const double first = time_problems(kc, winner_first ? winner : entry, r.problems, o);
+        const double second = time_problems(kc, winner_first ? entry : winner, r.problems, o);
+        winner_times.push_back(winner_first ? first : second);
+        entry_times.push_back(winner_first ? second : first);
       }
-      r.confirm_ratio = median(ratios);
-      r.entry_kept = !holds_its_lead(ratios, o.confirm_margin);
+      r.confirmed = bench::judge_pairs(entry_times, winner_times, o.confirm_threshold, o.seed);
+      r.entry_kept = !replaces_entry(*r.confirmed);
       if (o.progress) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "winner against the class's entry, timed again %d times alternating: ratio %.3f (median)%s",
-                      o.confirm_rounds, r.confirm_ratio, r.entry_kept ? ": the lead does not hold, the entry stays" : "");
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "winner against the class's entry, %d pairs alternating: ratio %.3f [%.3f, %.3f]%s", r.confirmed->pairs,
+                      r.confirmed->ratio, r.confirmed->low, r.confirmed->high, r.entry_kept ? ": no improvement shown, the entry stays" : "");
         o.progress(o.op + "/" + r.variant + " " + r.shape_class + " " + buf);
       }
       if (r.entry_kept) r.best = r.entry;
@@ -244,17 +247,7 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
   return results;
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) throw Error("median of nothing");
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
-bool holds_its_lead(const std::vector<double>& ratios, double margin) {
-  // Its median time over the entry's below 1 - margin, and faster in most of the rounds.
-  const auto faster = std::count_if(ratios.begin(), ratios.end(), [](double x) { return x < 1.0; });
-  return median(ratios) < 1.0 - margin && 2 * faster > static_cast<long>(ratios.size());
-}
+bool replaces_entry(const bench::PairedVerdict& v) { return v.verdict == "improvement"; }
 
 plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date,
                              bool finished) {
@@ -263,10 +256,12 @@ plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const 
   for (const auto& p : r.problems) problems += (problems.empty() ? "" : " ") + p.line();
   char defaults[64] = "", buf[512];
   if (r.defaults) std::snprintf(defaults, sizeof defaults, ", the plan's defaults %.1f GFLOP/s", r.flops / r.defaults->seconds / 1e9);
-  char confirmed[160] = "";
-  if (r.confirm_ratio > 0)
-    std::snprintf(confirmed, sizeof confirmed, r.entry_kept ? "; the class's entry kept: the winner took %.3f of its time timed again, alternating" : "; %.3f of the class's entry's time, timed again alternating",
-                  r.confirm_ratio);
+  char confirmed[200] = "";
+  if (r.confirmed)
+    std::snprintf(confirmed, sizeof confirmed,
+                  r.entry_kept ? "; the class's entry kept: the winner took %.3f [%.3f, %.3f] of its time in %d pairs"
+                               : "; %.3f [%.3f, %.3f] of the class's entry's time in %d pairs",
+                  r.confirmed->ratio, r.confirmed->low, r.confirmed->high, r.confirmed->pairs);
   std::snprintf(buf, sizeof buf, "%.1f GFLOP/s (%.4f ms)%s; %zu candidates in %.0f s (%d wrong, %d invalid)%s%s; %s on ",
                 r.flops / r.best->seconds / 1e9, r.best->seconds * 1e3, defaults, r.tried.size(), r.elapsed, r.count("wrong"),
                 r.count("invalid"), finished ? "" : ", written while the search went on (it was cut off here)", confirmed, date.c_str());

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/paired.hpp"
 #include "check/kernel_check.hpp"
 #include "plans/tuning.hpp"
 #include "tune/space.hpp"
@@ -31,11 +32,11 @@ struct TuneOptions {
   double check_budget = 1e8;      // FLOPs of the reference check of each class problem
   uint64_t seed = 1;
   std::vector<Defines> start;     // candidates to try first (after the defaults): known good ones
-  // A winner other than the class's entry is timed again against it, alternating, this many times;
-  // it replaces the entry only if its median time is below (1 - confirm_margin) of the entry's and it
-  // is faster in most rounds (holds_its_lead). 0: no confirmation.
-  int confirm_rounds = 4;
-  double confirm_margin = 0.01;
+  // A winner other than the class's entry is timed again against it in this many pairs, alternating,
+  // and replaces it only where the pairs show an improvement beyond confirm_threshold (bench's paired
+  // verdict: the bootstrap interval of the median ratio below 1 / (1 + threshold)). 0: no confirmation.
+  int confirm_pairs = 8;
+  double confirm_threshold = 0.01;
   std::function<void(const std::string&)> progress;  // one line per candidate
   // Called with a class's result whenever it has a new best candidate (the search still running) and
   // once more when its search ends: `plumbline tune` writes the entry each time, so that a run cut
@@ -57,17 +58,16 @@ struct ClassResult {
   std::vector<Candidate> tried;
   std::optional<Candidate> best, defaults;
   std::optional<Candidate> entry;  // the class's entry in the database before the run, as timed in it
-  double confirm_ratio = 0;        // the winner's time over the entry's, timed again (0: not confirmed)
-  bool entry_kept = false;         // the winner's lead did not hold: the entry stays
+  std::optional<bench::PairedVerdict> confirmed;  // the winner against the entry, timed again in pairs
+  bool entry_kept = false;                        // no improvement shown: the entry stays
   double elapsed = 0;
   int count(const std::string& status) const;
 };
 
 std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o);
 
-double median(std::vector<double> v);
-// Whether a winner's times over the entry's (one ratio per alternating round) show a real lead.
-bool holds_its_lead(const std::vector<double>& ratios, double margin);
+// Whether a winner, timed again against the class's entry in pairs, replaces it: an improvement shown.
+bool replaces_entry(const bench::PairedVerdict& v);
 
 // The database entry for a class's winner, with the evidence a reviewer reads; an entry written while
 // the search went on (finished = false) says so.
