@@ -6,6 +6,7 @@
 //   ST(p, i, v)    stores the float v as element i of p, rounded to nearest even
 //   LD4(p)         four consecutive elements from p as a float4 (p aligned to four elements)
 //   ST4(p, v)      stores the float4 v at p (p aligned to four elements)
+//   LD2(p), ST2(p, v)  the same for two elements (p aligned to two elements)
 // f16 goes through vload_half/vstore_half_rte, which OpenCL 1.2 has on every device (cl_khr_fp16 is
 // not needed: no arithmetic happens in half). bf16 is the top half of a float: widening is a shift,
 // narrowing rounds to nearest even (NaN kept NaN with its quiet bit set).
@@ -18,6 +19,8 @@
 #define ST(p, i, v) vstore_half_rte((v), (i), (p))
 #define LD4(p) vloada_half4(0, (p))  // the aligned forms: one 8-byte access
 #define ST4(p, v) vstorea_half4_rte((v), 0, (p))
+#define LD2(p) vloada_half2(0, (p))  // one 4-byte access
+#define ST2(p, v) vstorea_half2_rte((v), 0, (p))
 #elif defined(DTYPE_BF16)
 #define real_t ushort
 inline float bf16_to_float(ushort h) { return as_float((uint)h << 16); }
@@ -34,19 +37,25 @@ inline ushort4 float4_to_bf16x4(float4 f) {
 #define ST(p, i, v) ((p)[i] = float_to_bf16(v))
 #define LD4(p) bf16x4_to_float4(*(__global const ushort4*)(p))  // one 8-byte access
 #define ST4(p, v) (*(__global ushort4*)(p) = float4_to_bf16x4(v))
+#define LD2(p) as_float2(convert_uint2(*(__global const ushort2*)(p)) << 16)  // one 4-byte access
+#define ST2(p, v) (*(__global ushort2*)(p) = (ushort2)(float_to_bf16((v).x), float_to_bf16((v).y)))
 #else
 #define real_t float
 #define LD(p, i) ((p)[i])
 #define ST(p, i, v) ((p)[i] = (v))
 #define LD4(p) (*(__global const float4*)(p))  // one 16-byte access
 #define ST4(p, v) (*(__global float4*)(p) = (v))
+#define LD2(p) (*(__global const float2*)(p))  // one 8-byte access
+#define ST2(p, v) (*(__global float2*)(p) = (v))
 #endif
 
-// The same four for float32 in every build: scratch buffers, and tensors that stay float32 whatever the
+// The same six for float32 in every build: scratch buffers, and tensors that stay float32 whatever the
 // format (class indices), through code written once for both (xgemm.h's loaders, columns.h).
 #define LD_FLOAT(p, i) ((p)[i])
 #define ST_FLOAT(p, i, v) ((p)[i] = (v))
 #define LD4_FLOAT(p) (*(__global const float4*)(p))
 #define ST4_FLOAT(p, v) (*(__global float4*)(p) = (v))
+#define LD2_FLOAT(p) (*(__global const float2*)(p))
+#define ST2_FLOAT(p, v) (*(__global float2*)(p) = (v))
 
 #endif  // STORAGE_H

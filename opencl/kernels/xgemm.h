@@ -9,10 +9,11 @@
 //     that neighbouring work-items make to neighbouring addresses (no bank conflicts);
 //   - the depth is walked KWG at a time through local memory, double-buffered: the next slab's global
 //     loads are issued before the current slab is multiplied, and one barrier per slab suffices;
-//   - global loads are float4 wherever the rows are 16-byte aligned (leading dimension % 4 == 0) and
-//     the four elements lie inside the matrix, else guarded scalar loads; outside the matrix the slabs
-//     hold 0, so edge tiles need no other care (0 * 0 in the padding, never 0 * Inf);
-//   - stores are float4 where aligned and inside, else guarded scalars.
+//   - global loads move four neighbours at a time, as accesses of VW elements (4: one float4, 2: two
+//     float2, 1: four scalars), unguarded wherever the leading dimension is a multiple of VW and the
+//     elements lie inside the matrix, else guarded scalar loads; outside the matrix the slabs hold 0,
+//     so edge tiles need no other care (0 * 0 in the padding, never 0 * Inf);
+//   - stores likewise: VW-wide where aligned and inside, else guarded scalars.
 // Operands and results are real_t (storage.h): f16 and bf16 are widened as they are loaded into the
 // slabs, and the slabs, the accumulators and the epilogue are float; each result is rounded once, as
 // it is stored.
@@ -55,6 +56,14 @@
 #define XGEMM_CARRY 0
 #endif
 
+// Vector width of the global loads and stores (CLBlast's VWM/VWN): 4 makes one 16-byte access of
+// four neighbours and needs a leading dimension that is a multiple of 4 for it; 2 and 1 make more,
+// narrower accesses and take the unguarded path at leading dimensions that are multiples of 2, or any
+// (a vocabulary of 50257 columns). The same values land in the same slots either way (the same bits).
+#ifndef VW
+#define VW 4
+#endif
+
 #define MWI (MWG / MDIMC)    // accumulator rows per work-item
 #define NWI (NWG / NDIMC)    // accumulator columns per work-item
 #define SLICE_WGS (MDIMC * NDIMC)  // work-items per slice
@@ -65,42 +74,63 @@
 #if MWI % 4 != 0 || NWI % 4 != 0 || (MWG * KWG) % (4 * SLICE_WGS) != 0 || (NWG * KWG) % (4 * SLICE_WGS) != 0 || KWG % 4 != 0 || KWG % KSLICES != 0
 #error "xgemm: the tile sizes break its constraints (the require lines of its variants in gemm.plan)"
 #endif
+#if VW != 1 && VW != 2 && VW != 4
+#error "xgemm: VW (the global access width) must be 1, 2 or 4"
+#endif
 
 // This work-item's place in its work-group, slices after one another (the slab loads' numbering).
 int xgemm_lid(void) { return (get_local_id(2) * MDIMC + get_local_id(1)) * NDIMC + get_local_id(0); }
 
+// Four neighbours in memory (p .. p+3) as VW-wide accesses, in the storage format (ldv4, stv4) or in
+// float32 (ldv4_float, stv4_float: a scratch matrix such as gemm_bias_act_bwd's G). p is aligned to VW
+// elements.
+#if VW == 4
+#define LDV4(p, LD_, LD2_, LD4_) LD4_(p)
+#define STV4(p, v, ST_, ST2_, ST4_) ST4_(p, v)
+#elif VW == 2
+#define LDV4(p, LD_, LD2_, LD4_) ((float4)(LD2_(p), LD2_((p) + 2)))
+#define STV4(p, v, ST_, ST2_, ST4_) (ST2_(p, (v).xy), ST2_((p) + 2, (v).zw))
+#else
+#define LDV4(p, LD_, LD2_, LD4_) ((float4)(LD_(p, 0), LD_(p, 1), LD_(p, 2), LD_(p, 3)))
+#define STV4(p, v, ST_, ST2_, ST4_) (ST_(p, 0, (v).x), ST_(p, 1, (v).y), ST_(p, 2, (v).z), ST_(p, 3, (v).w))
+#endif
+float4 ldv4(__global const real_t* p) { return LDV4(p, LD, LD2, LD4); }
+float4 ldv4_float(__global const float* p) { return LDV4(p, LD_FLOAT, LD2_FLOAT, LD4_FLOAT); }
+void stv4(__global real_t* p, float4 v) { STV4(p, v, ST, ST2, ST4); }
+void stv4_float(__global float* p, float4 v) { STV4(p, v, ST_FLOAT, ST2_FLOAT, ST4_FLOAT); }
+#define VW_ALIGNED(ld) (((ld) & (VW - 1)) == 0)  // rows start at multiples of VW elements
+
 // Four elements of a tile, as the slab needs them. "Along" loads read four neighbours in memory
 // (x .. x+3 of a row stored contiguously); the caller knows which slab positions they fill. load4
-// reads an operand in the storage format, load4_float one in float32 (a scratch matrix such as
-// gemm_bias_act_bwd's G, float32 in every format).
-#define LOAD4(NAME, T, LD4_, LD_)                                                                           \
+// reads an operand in the storage format, load4_float one in float32.
+#define LOAD4(NAME, T, LDV4_, LD_)                                                                          \
   float4 NAME(__global const T* p, long row, int ld, int col, int rows, int cols) {                         \
     if (row >= rows) return (float4)(0.0f);                                                                 \
     __global const T* r = p + row * ld;                                                                     \
-    if (col + 3 < cols && (ld & 3) == 0) return LD4_(r + col);                                              \
+    if (col + 3 < cols && VW_ALIGNED(ld)) return LDV4_(r + col);                                            \
     return (float4)(col < cols ? LD_(r, col) : 0.0f, col + 1 < cols ? LD_(r, col + 1) : 0.0f,               \
                     col + 2 < cols ? LD_(r, col + 2) : 0.0f, col + 3 < cols ? LD_(r, col + 3) : 0.0f);      \
   }
-LOAD4(load4, real_t, LD4, LD)
-LOAD4(load4_float, float, LD4_FLOAT, LD_FLOAT)
+LOAD4(load4, real_t, ldv4, LD)
+LOAD4(load4_float, float, ldv4_float, LD_FLOAT)
 
 // The global loads of one slab into registers: op(X)'s tile of XWG rows (x0 ..) by KWG depth (k0 ..),
-// from elements of type T read by LOADER (load4 or load4_float), or by LD4_ alone (no tests) where
-// the slab lies wholly inside the matrix and its rows are 16-byte aligned (all but the edge slabs).
+// from elements of type T read by LOADER (load4 or load4_float), or by LDV4_ alone (no tests) where
+// the slab lies wholly inside the matrix and its rows start at multiples of VW (all but the edge slabs).
 // Stored [X][K] (trans = 0 for A, 1 for B: depth contiguous) or [K][X] (depth strided).
-#define SLAB_LOADS(NAME, XWG, LOADS, T, LOADER, LD4_)                                                       \
+#define SLAB_LOADS(NAME, XWG, LOADS, T, LOADER, LDV4_)                                                       \
   void NAME(__global const T* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, float4 r[LOADS]) { \
     const int lid = xgemm_lid();                                                                            \
-    const int inside = x0 + XWG <= xs && k0 + KWG <= ks && (ld & 3) == 0;                                   \
+    const int inside = x0 + XWG <= xs && k0 + KWG <= ks && VW_ALIGNED(ld);                                      \
     _Pragma("unroll") for (int l = 0; l < LOADS; ++l) {                                                     \
       const int idx = lid + l * WGS;                                                                        \
       if (LOADS * WGS > XWG * KWG / 4 && idx >= XWG * KWG / 4) break; /* past the slab (slices only) */     \
       if (contiguous_depth) { /* rows x, four depths each: x-major so that stores below do not conflict */ \
         const int x = idx % XWG, kq = idx / XWG;                                                            \
-        r[l] = inside ? LD4_(p + (long)(x0 + x) * ld + k0 + 4 * kq) : LOADER(p, x0 + x, ld, k0 + 4 * kq, xs, ks); \
+        r[l] = inside ? LDV4_(p + (long)(x0 + x) * ld + k0 + 4 * kq) : LOADER(p, x0 + x, ld, k0 + 4 * kq, xs, ks); \
       } else { /* depth rows k, four x each */                                                              \
         const int xq = idx % (XWG / 4), k = idx / (XWG / 4);                                                \
-        r[l] = inside ? LD4_(p + (long)(k0 + k) * ld + x0 + 4 * xq) : LOADER(p, k0 + k, ld, x0 + 4 * xq, ks, xs); \
+        r[l] = inside ? LDV4_(p + (long)(k0 + k) * ld + x0 + 4 * xq) : LOADER(p, k0 + k, ld, x0 + 4 * xq, ks, xs); \
       }                                                                                                     \
     }                                                                                                       \
   }
@@ -123,10 +153,10 @@ LOAD4(load4_float, float, LD4_FLOAT, LD_FLOAT)
       }                                                                                                     \
     }                                                                                                       \
   }
-SLAB_LOADS(slab_a, MWG, A_LOADS, real_t, load4, LD4)
-SLAB_LOADS(slab_b, NWG, B_LOADS, real_t, load4, LD4)
-SLAB_LOADS(slab_a_float, MWG, A_LOADS, float, load4_float, LD4_FLOAT)
-SLAB_LOADS(slab_b_float, NWG, B_LOADS, float, load4_float, LD4_FLOAT)
+SLAB_LOADS(slab_a, MWG, A_LOADS, real_t, load4, ldv4)
+SLAB_LOADS(slab_b, NWG, B_LOADS, real_t, load4, ldv4)
+SLAB_LOADS(slab_a_float, MWG, A_LOADS, float, load4_float, ldv4_float)
+SLAB_LOADS(slab_b_float, NWG, B_LOADS, float, load4_float, ldv4_float)
 SLAB_STORES(slab_a, MWG, A_LOADS)
 SLAB_STORES(slab_b, NWG, B_LOADS)
 
@@ -261,9 +291,9 @@ int col_of(int j) { return get_group_id(0) * NWG + (j / 4) * 4 * NDIMC + 4 * get
 
 // Each work-item's outputs through an epilogue: EPILOGUE(value, row, col) gives what is stored. It is
 // evaluated only inside the matrix (an epilogue reads bias[col] and d_y). STORE_TILE stores into the
-// storage format, STORE_TILE_AS into elements of type T with the given ST4/ST-like macros.
-#define STORE_TILE(c, ldc, m, n, EPILOGUE) STORE_TILE_AS(c, ldc, m, n, EPILOGUE, real_t, ST4, ST)
-#define STORE_TILE_AS(c, ldc, m, n, EPILOGUE, T, ST4_, ST_)                                                 \
+// storage format, STORE_TILE_AS into elements of type T with the given stv4/ST-like stores.
+#define STORE_TILE(c, ldc, m, n, EPILOGUE) STORE_TILE_AS(c, ldc, m, n, EPILOGUE, real_t, stv4, ST)
+#define STORE_TILE_AS(c, ldc, m, n, EPILOGUE, T, STV4_, ST_)                                                \
   if (get_local_id(2) == 0) /* slice 0 holds the sums */                                                    \
   _Pragma("unroll") for (int i = 0; i < MWI; ++i) {                                                         \
     const int row = row_of(i);                                                                              \
@@ -272,9 +302,9 @@ int col_of(int j) { return get_group_id(0) * NWG + (j / 4) * 4 * NDIMC + 4 * get
       const int col = col_of(4 * d);                                                                        \
       __global T* out = c + (long)row * ldc + col;                                                          \
       const float* v = acc + i * NWI + 4 * d;                                                               \
-      if (col + 3 < n && (ldc & 3) == 0) {                                                                  \
-        ST4_(out, (float4)(EPILOGUE(v[0], row, col), EPILOGUE(v[1], row, col + 1),                          \
-                           EPILOGUE(v[2], row, col + 2), EPILOGUE(v[3], row, col + 3)));                    \
+      if (col + 3 < n && VW_ALIGNED(ldc)) {                                                                 \
+        STV4_(out, (float4)(EPILOGUE(v[0], row, col), EPILOGUE(v[1], row, col + 1),                         \
+                            EPILOGUE(v[2], row, col + 2), EPILOGUE(v[3], row, col + 3)));                   \
       } else {                                                                                              \
         _Pragma("unroll") for (int e = 0; e < 4; ++e) if (col + e < n) ST_(out, e, EPILOGUE(v[e], row, col + e)); \
       }                                                                                                     \

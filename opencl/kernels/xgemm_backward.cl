@@ -26,7 +26,7 @@ void xgemm_pre(int m, int n, int k, __global const real_t* a, int lda, long a_ba
   XGEMM_LOCALS
   xgemm_accumulate(m, n, k, a + z * a_batch, lda, 0, b + z * b_batch, ldb, 0, As, Bs, acc, 0, 0);
   z_out += z * c_batch;
-  STORE_TILE_AS(z_out, ldc, m, n, PLAIN, float, ST4_FLOAT, ST_FLOAT)
+  STORE_TILE_AS(z_out, ldc, m, n, PLAIN, float, stv4_float, ST_FLOAT)
 }
 
 // G = d_y * act'(Z + bias[col]) in place over Z [rows][n] (every batch entry's rows stacked), and the
