@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <map>
+#include <pthread.h>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -32,9 +33,30 @@ std::string trim(std::string s) {
   return s;
 }
 
+// CPU drivers run a work-group's work-items on a worker thread they create, and PoCL keeps each
+// work-item's private values that live across a barrier in arrays on that thread's stack: a GEMM tile
+// of 512 work-items with 128 accumulators each needs more than glibc's default 8 MiB, and overflowed
+// into the next thread's stack (wrong numbers or a segfault, one run in two, at 2 threads; never at
+// one, or with 64 MiB). So the threads the driver creates get a 64 MiB default stack (address space;
+// pages are committed only when touched), set before the first call into OpenCL creates them.
+void reserve_driver_thread_stacks() {
+  static const bool done = [] {
+    pthread_attr_t attr;
+    if (pthread_getattr_default_np(&attr) != 0) return false;
+    size_t size = 0;
+    constexpr size_t wanted = size_t{64} << 20;
+    const bool ok = pthread_attr_getstacksize(&attr, &size) == 0 &&
+                    (size >= wanted || (pthread_attr_setstacksize(&attr, wanted) == 0 && pthread_setattr_default_np(&attr) == 0));
+    pthread_attr_destroy(&attr);
+    return ok;
+  }();
+  (void)done;
+}
+
 }  // namespace
 
 std::vector<DeviceInfo> list_devices() {
+  reserve_driver_thread_stacks();
   std::vector<cl::Platform> platforms;
   cl_int status = CL_SUCCESS;
   try {
