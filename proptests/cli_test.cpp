@@ -441,6 +441,46 @@ TEST(CliTune, AClasssOwnEntryIsTriedWhateverTheBudget) {
   EXPECT_NE(second.output.find("2 candidates in"), std::string::npos) << second.output;
 }
 
+TEST(CliTune, ARunCutOffLeavesTheClasssEntryAlone) {
+  // A class with a working entry keeps it until a winner is confirmed against it: a run killed right
+  // after its first "best so far" (the class's entry, tried first) leaves the entry's line as it was,
+  // where a write during the search would have replaced it (stop 34: a cut-off H100 run put the plan's
+  // defaults over a tuned entry). No timing involved: the kill follows the line.
+  const fs::path db = temp_dir() / "tuning_db_kept";
+  fs::remove_all(db);
+  const std::string plan = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/vadd_tunable.plan";
+  const Outcome first = run("tune add --plan " + plan + " --problem add:n=100000 --device pocl:0 --budget 0.001 --db " + db.string());
+  ASSERT_EQ(first.status, 0) << first.output;
+  auto read_db = [&] {
+    std::string text;
+    for (const auto& f : fs::directory_iterator(db)) {
+      std::ifstream in(f.path());
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      text += ss.str();
+    }
+    return text;
+  };
+  const std::string before = read_db();
+  ASSERT_NE(before.find(" | add | vadd | all | "), std::string::npos) << before;
+  const std::string cmd = "sh -c 'echo $$; PLUMBLINE_TUNING_DIR=" + db.string() + " exec " + std::string(PLUMBLINE_BINARY) +
+                          " tune add --plan " + plan + " --problem add:n=100000 --device pocl:0 --budget 600 --db " + db.string() + "' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char line[4096];
+  ASSERT_NE(fgets(line, sizeof line, p), nullptr);
+  const pid_t pid = std::atoi(line);
+  std::string seen;
+  while (fgets(line, sizeof line, p)) {
+    seen += line;
+    if (std::string(line).find("best so far") != std::string::npos) break;
+  }
+  kill(pid, SIGKILL);
+  pclose(p);
+  ASSERT_NE(seen.find("(database: this class's entry)"), std::string::npos) << seen;
+  EXPECT_EQ(read_db(), before) << seen;
+}
+
 // ---- a kernel that crashes, hangs or asks for too much never takes the run down --------------------
 
 TEST(CliIsolation, AWildWriteIsACrashedVerdictWithARepro) {

@@ -162,7 +162,10 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       if (defaults && c.status == "timed") r.defaults = c;  // before on_best: its entry quotes them
       const bool better = c.status == "timed" && (!r.best || c.seconds < r.best->seconds);
       if (better) r.best = c;
-      if (better && o.on_best) {  // before the progress line: who reads "best so far" finds it written
+      // Written as the search goes (before the progress line: who reads "best so far" finds it
+      // written), so that a run cut off keeps its best; but only where the class has no working
+      // entry: one that has keeps it until a winner is confirmed against it below.
+      if (better && o.on_best && !r.entry) {
         r.elapsed = since(t0);
         o.on_best(r, false);
       }
