@@ -63,9 +63,6 @@ void transpose(__global const real_t* x, __global real_t* y, int m, int n) {
 #ifndef SUM_CHUNK
 #define SUM_CHUNK 8192
 #endif
-#ifndef SUM_PIPELINE  // 1: the next round's loads issued before this round's additions
-#define SUM_PIPELINE 0
-#endif
 
 // Pass 1 of `split` and `onepass`: the work-group's sum of chunk get_group_id(0) of segment
 // get_group_id(1), the same loads in the same order in both (so both give the same bits).
@@ -81,36 +78,13 @@ float chunk_sum(__global const real_t* x, __local float* part, int m, int n, int
   if ((start & 3) == 0) {  // aligned to four elements: vector loads over the chunk's whole quads
     const long quads = count / 4;
     long q = lid;
-    // Rounds of SUM_UNROLL quads, each round loaded before any of it is added (the same additions in
-    // the same order as one at a time: the same bits), so that each work-item keeps several loads in
-    // flight.
-#define LOAD_ROUND(v, at) _Pragma("unroll") for (int u = 0; u < SUM_UNROLL; ++u) v[u] = LD4(x + start + 4 * ((at) + u * SUM_WG))
-#define FULL_ROUND(at) ((at) + (SUM_UNROLL - 1) * SUM_WG < quads)
-#if SUM_PIPELINE
-    // Double-buffered: the next round's loads go out before this round is added, so that a work-item's
-    // loads stay in flight between rounds instead of draining at every round's first addition.
-    if (FULL_ROUND(q)) {
-      float4 v[SUM_UNROLL], w[SUM_UNROLL];
-      LOAD_ROUND(v, q);
-      for (;;) {
-        const long next = q + SUM_UNROLL * SUM_WG;
-        const int more = FULL_ROUND(next);
-        if (more) LOAD_ROUND(w, next);
-        _Pragma("unroll") for (int u = 0; u < SUM_UNROLL; ++u) ADD_QUAD(v[u]);
-        q = next;
-        if (!more) break;
-        _Pragma("unroll") for (int u = 0; u < SUM_UNROLL; ++u) v[u] = w[u];
-      }
-    }
-#else
-    for (; FULL_ROUND(q); q += SUM_UNROLL * SUM_WG) {
+    // SUM_UNROLL quads loaded before any is added (the same additions in the same order as one at a
+    // time: the same bits), so that each work-item keeps several loads in flight.
+    for (; q + (SUM_UNROLL - 1) * SUM_WG < quads; q += SUM_UNROLL * SUM_WG) {
       float4 v[SUM_UNROLL];
-      LOAD_ROUND(v, q);
+      _Pragma("unroll") for (int u = 0; u < SUM_UNROLL; ++u) v[u] = LD4(x + start + 4 * (q + u * SUM_WG));
       _Pragma("unroll") for (int u = 0; u < SUM_UNROLL; ++u) ADD_QUAD(v[u]);
     }
-#endif
-#undef LOAD_ROUND
-#undef FULL_ROUND
     for (; q < quads; q += SUM_WG) ADD_QUAD(LD4(x + start + 4 * q));
     done = quads * 4;
   }
