@@ -42,6 +42,46 @@ fs::path temp_dir() {
   return d;
 }
 
+// Runs plumbline with ARGS and kills it (SIGKILL, as a timeout would) right after the first line of
+// its output that contains NEEDLE; returns the output up to there. No timing: the kill follows the line.
+std::string run_killed_after(const std::string& args, const std::string& needle, const std::string& env = "") {
+  const std::string cmd = "sh -c 'echo $$; " + env + " exec " + std::string(PLUMBLINE_BINARY) + " " + args + "' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return "";
+  char line[4096];
+  if (!fgets(line, sizeof line, p)) return "";
+  const pid_t pid = std::atoi(line);
+  std::string seen;
+  while (fgets(line, sizeof line, p)) {
+    seen += line;
+    if (std::string(line).find(needle) != std::string::npos) break;
+  }
+  kill(pid, SIGKILL);
+  pclose(p);
+  return seen;
+}
+
+// Every file of a folder, one after another (a tuning database).
+std::string read_folder(const fs::path& dir) {
+  std::string text;
+  for (const auto& f : fs::directory_iterator(dir)) {
+    std::ifstream in(f.path());
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text += ss.str();
+  }
+  return text;
+}
+
+// The last line of a folder's files that contains KEY ("" if none): a tuning database's entry.
+std::string line_with(const fs::path& dir, const std::string& key) {
+  std::istringstream in(read_folder(dir));
+  std::string found;
+  for (std::string l; std::getline(in, l);)
+    if (l.find(key) != std::string::npos) found = l;
+  return found;
+}
+
 }  // namespace
 
 TEST(Cli, EvalWritesTheReferenceOutputsAsNpy) {
@@ -336,15 +376,29 @@ TEST(CliPlans, OpsListsTheVariants) {
 
 TEST(CliTune, EveryCandidateIsCheckedBeforeItIsTimedAndAWrongOneIsNeverChosen) {
   // A tunable add that is wrong when VW = 4 (it drops the tail): the tuner reports those candidates
-  // with their repros, times the others, and writes the fastest right one to the database.
+  // with their repros, times the others, and writes the fastest right one to the database. Read from
+  // an empty database (no warm start from this tree's entries), with a wrong --start candidate: the
+  // note of where a candidate came from stays on its first line, and every repro line runs as is.
   const fs::path db = temp_dir() / "tuning_db", json = temp_dir() / "tune.json";
   fs::remove_all(db);
+  fs::create_directories(db);
   const std::string plan = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/vadd_tunable.plan";
   const Outcome r = run("tune add --plan " + plan + " --problem 'add:n=100000' --device pocl:0 --budget 60 --db " + db.string() +
-                        " --json " + json.string());
+                            " --json " + json.string() + " --start 'VW=4 WG=128'",
+                        "PLUMBLINE_TUNING_DIR=" + db.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("VW=4 WG=64: WRONG, discarded: unwritten"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("VW=4 WG=128: WRONG, discarded: unwritten"), std::string::npos) << r.output;
+  {
+    std::istringstream lines(r.output);
+    int repros = 0;
+    for (std::string l; std::getline(lines, l);)
+      if (l.find("repro: plumbline ") != std::string::npos) {
+        ++repros;
+        EXPECT_TRUE(l.ends_with("--variant vadd")) << "a repro line with more after it: " << l;
+      }
+    EXPECT_EQ(repros, 2) << r.output;
+  }
   EXPECT_NE(r.output.find("8 candidates in"), std::string::npos) << "the whole space of 8 fits the budget\n" << r.output;
   // Wrong candidates were never timed; every right one was.
   std::ifstream jf(json);
@@ -360,12 +414,7 @@ TEST(CliTune, EveryCandidateIsCheckedBeforeItIsTimedAndAWrongOneIsNeverChosen) {
   EXPECT_EQ(wrong, 2);
   EXPECT_EQ(timed, 6);
   // The database entry: the winner is one of the right candidates.
-  std::string entry;
-  for (const auto& f : fs::directory_iterator(db)) {
-    std::ifstream in(f.path());
-    for (std::string line; std::getline(in, line);)
-      if (line.find(" | add | vadd | all | ") != std::string::npos) entry = line;
-  }
+  const std::string entry = line_with(db, " | add | vadd | all | ");
   ASSERT_FALSE(entry.empty()) << "no database entry written";
   EXPECT_EQ(entry.find("VW=4"), std::string::npos) << entry;
   EXPECT_NE(entry.find("(2 wrong, 0 invalid)"), std::string::npos) << entry;
@@ -385,27 +434,10 @@ TEST(CliTune, ARunCutOffKeepsTheBestCandidateSoFar) {
   const fs::path db = temp_dir() / "tuning_db_cut";
   fs::remove_all(db);
   const std::string plan = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/vadd_tunable.plan";
-  const std::string cmd = "sh -c 'echo $$; exec " + std::string(PLUMBLINE_BINARY) + " tune add --plan " + plan +
-                          " --problem add:n=100000 --device pocl:0 --budget 600 --db " + db.string() + "' 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  char line[4096];
-  ASSERT_NE(fgets(line, sizeof line, p), nullptr);
-  const pid_t pid = std::atoi(line);
-  std::string seen;
-  while (fgets(line, sizeof line, p)) {
-    seen += line;
-    if (std::string(line).find("best so far") != std::string::npos) break;
-  }
-  kill(pid, SIGKILL);
-  pclose(p);
+  const std::string seen =
+      run_killed_after("tune add --plan " + plan + " --problem add:n=100000 --device pocl:0 --budget 600 --db " + db.string(), "best so far");
   ASSERT_NE(seen.find("best so far"), std::string::npos) << seen;
-  std::string entry;
-  for (const auto& f : fs::directory_iterator(db)) {
-    std::ifstream in(f.path());
-    for (std::string l; std::getline(in, l);)
-      if (l.find(" | add | vadd | all | ") != std::string::npos) entry = l;
-  }
+  const std::string entry = line_with(db, " | add | vadd | all | ");
   ASSERT_FALSE(entry.empty()) << "nothing written before the kill\n" << seen;
   EXPECT_NE(entry.find("written while the search went on"), std::string::npos) << entry;
 }
@@ -451,34 +483,12 @@ TEST(CliTune, ARunCutOffLeavesTheClasssEntryAlone) {
   const std::string plan = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/vadd_tunable.plan";
   const Outcome first = run("tune add --plan " + plan + " --problem add:n=100000 --device pocl:0 --budget 0.001 --db " + db.string());
   ASSERT_EQ(first.status, 0) << first.output;
-  auto read_db = [&] {
-    std::string text;
-    for (const auto& f : fs::directory_iterator(db)) {
-      std::ifstream in(f.path());
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      text += ss.str();
-    }
-    return text;
-  };
-  const std::string before = read_db();
+  const std::string before = read_folder(db);
   ASSERT_NE(before.find(" | add | vadd | all | "), std::string::npos) << before;
-  const std::string cmd = "sh -c 'echo $$; PLUMBLINE_TUNING_DIR=" + db.string() + " exec " + std::string(PLUMBLINE_BINARY) +
-                          " tune add --plan " + plan + " --problem add:n=100000 --device pocl:0 --budget 600 --db " + db.string() + "' 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  char line[4096];
-  ASSERT_NE(fgets(line, sizeof line, p), nullptr);
-  const pid_t pid = std::atoi(line);
-  std::string seen;
-  while (fgets(line, sizeof line, p)) {
-    seen += line;
-    if (std::string(line).find("best so far") != std::string::npos) break;
-  }
-  kill(pid, SIGKILL);
-  pclose(p);
+  const std::string seen = run_killed_after("tune add --plan " + plan + " --problem add:n=100000 --device pocl:0 --budget 600 --db " + db.string(),
+                                            "best so far", "PLUMBLINE_TUNING_DIR=" + db.string());
   ASSERT_NE(seen.find("(database: this class's entry)"), std::string::npos) << seen;
-  EXPECT_EQ(read_db(), before) << seen;
+  EXPECT_EQ(read_folder(db), before) << seen;
 }
 
 // ---- a kernel that crashes, hangs or asks for too much never takes the run down --------------------

@@ -146,8 +146,9 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       if (!o.progress) return;
       char head[64];
       std::snprintf(head, sizeof head, "[%3zu, %5.0f s] ", r.tried.size(), since(t0));
-      o.progress(o.op + "/" + r.variant + " " + r.shape_class + " " + head + to_string(c.defines) + ": " + describe(c, r.flops) +
-                 (c.status == "timed" && r.best && r.best->defines == c.defines ? "  best so far" : "") + why);
+      std::string text = describe(c, r.flops) + (c.status == "timed" && r.best && r.best->defines == c.defines ? "  best so far" : "");
+      text.insert(std::min(text.find('\n'), text.size()), why);  // on the first line: a repro line below stays runnable
+      o.progress(o.op + "/" + r.variant + " " + r.shape_class + " " + head + to_string(c.defines) + ": " + text);
     };
     auto attempt = [&](const Defines& d, const char* why, bool defaults = false, bool entry = false) {
       if (!seen.insert(d).second) {  // tried already (the class's entry may be the defaults)
