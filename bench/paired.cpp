@@ -30,17 +30,6 @@ double median_of(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// One sample: launches until `min_time` of kernel time has passed; the mean per launch.
-double sample(TimedProblem& t, double min_time) {
-  double total = 0;
-  int launches = 0;
-  do {
-    total += t.launch();
-    ++launches;
-  } while (total < min_time);
-  return total / launches;
-}
-
 std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);

@@ -47,4 +47,14 @@ CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, u
   return c;
 }
 
+double sample(TimedProblem& t, double min_time) {
+  double total = 0;
+  int launches = 0;
+  do {
+    total += t.launch();
+    ++launches;
+  } while (total < min_time);
+  return total / launches;
+}
+
 }  // namespace plumbline::bench

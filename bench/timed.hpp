@@ -39,4 +39,7 @@ struct CheckOnce {
 // reference runs in double on the host) is checked on a sample of its outputs (check/sampling.hpp).
 CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed, const plans::Variant* v = nullptr);
 
+// One timing sample: launches until `min_time` seconds of kernel time have passed; the mean per launch.
+double sample(TimedProblem& t, double min_time);
+
 }  // namespace plumbline::bench

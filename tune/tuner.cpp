@@ -32,15 +32,7 @@ double time_problems(KernelChecker& kc, const plans::Variant& v, const std::vect
     t.launch();
     t.launch();
     std::vector<double> samples;
-    for (int r = 0; r < o.repetitions; ++r) {
-      double total = 0;
-      int launches = 0;
-      do {
-        total += t.launch();
-        ++launches;
-      } while (total < o.min_time);
-      samples.push_back(total / launches);
-    }
+    for (int r = 0; r < o.repetitions; ++r) samples.push_back(bench::sample(t, o.min_time));
     std::nth_element(samples.begin(), samples.begin() + static_cast<long>(samples.size() / 2), samples.end());
     seconds += samples[samples.size() / 2];
   }
