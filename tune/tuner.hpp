@@ -38,9 +38,10 @@ struct TuneOptions {
   int confirm_pairs = 8;
   double confirm_threshold = 0.01;
   std::function<void(const std::string&)> progress;  // one line per candidate
-  // Called with a class's result whenever it has a new best candidate (the search still running) and
-  // once more when its search ends: `plumbline tune` writes the entry each time, so that a run cut
-  // off by a timeout keeps what it found.
+  // Called with a class's result whenever it has a new best candidate (the search still running; only
+  // for a class without a working entry, which keeps it until the confirmation) and once more when its
+  // search ends: `plumbline tune` writes the entry each time, so that a run cut off by a timeout keeps
+  // what it found.
   std::function<void(const ClassResult&, bool finished)> on_best;
 };
 
