@@ -19,7 +19,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     std::vector<std::string> batches, problems;
     std::string device, json, filter;
     plans::KernelSource source;
-    std::string baseline_kernel_file, baseline_plan, baseline_ref, shard;
+    std::string baseline_kernel_file, baseline_plan, baseline_ref, shard, timing = "launch";
     double threshold = 0.05;
     int repetitions = 9;
     double min_time = 0.1, check_budget = 3e8;
@@ -35,6 +35,9 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   auto* reps = cmd->add_option("--repetitions", opt->repetitions, "repetitions per benchmark (the gate's statistics need >= 9)")
                    ->check(CLI::PositiveNumber);
   auto* min_time = cmd->add_option("--min-time", opt->min_time, "seconds of kernel time per repetition")->check(CLI::PositiveNumber);
+  cmd->add_option("--timing", opt->timing,
+                  "launch: one launch at a time, each waited for, steps timed apart (default); stream: launches back to back "
+                  "from the first start to the last end, as CUDA events around a loop time PyTorch (bench/side_by_side.sh)");
   cmd->add_flag("--cpu-peer", opt->cpu_peer, "also time each problem through Eigen on the CPU");
   cmd->add_flag("--clblast-peer", opt->clblast_peer, "also time CLBlast SGEMM beside our GEMMs on each device");
   add_kernel_flags(cmd, opt->source);
@@ -83,6 +86,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     // --smoke shortens what was not given explicitly.
     if (!opt->smoke || min_time->count()) so.min_time = opt->min_time;
     if (!opt->smoke || reps->count()) so.repetitions = opt->repetitions;
+    so.timing = bench::parse_timing(opt->timing);
     so.cpu_peer = opt->cpu_peer;
     so.clblast_peer = opt->clblast_peer;
     so.json = opt->json;
@@ -99,6 +103,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       po.candidate = so.source;
       po.pairs = so.repetitions < 3 ? 15 : so.repetitions;
       po.min_time = so.min_time;
+      po.timing = so.timing;
       po.threshold = opt->threshold;
       po.check_budget = so.check_budget;
       po.seed = so.seed;

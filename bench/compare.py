@@ -134,6 +134,13 @@ def main(argv=None):
     except BadInput as e:
         print(f"compare.py: error: {e}", file=sys.stderr)
         return 2
+    # Times of one launch at a time and of launches back to back measure different things (the gaps
+    # between launches): a change between them says nothing about a kernel.
+    timings = [ctx.get("plumbline.timing", "launch") for ctx in (base[2], new[2])]
+    if timings[0] != timings[1]:
+        print(f"compare.py: error: the runs were timed differently ({a.baseline}: --timing {timings[0]}, "
+              f"{a.new}: --timing {timings[1]}); compare runs of one timing", file=sys.stderr)
+        return 2
     rows = compare(base, new, a.alpha, a.threshold)
     bad = [r for r in rows if r["verdict"] in ("regression", "failed")]
     width = max([len(r["name"]) for r in rows] + [9])

@@ -132,11 +132,11 @@ int run_paired(const PairedOptions& o) {
       for (int i = 0; i < o.pairs; ++i) {
         // A B, then B A: a trend over the run affects both sides alike.
         if (i % 2 == 0) {
-          ta.push_back(sample(a, o.min_time));
-          tb.push_back(sample(b, o.min_time));
+          ta.push_back(sample(a, o.min_time, o.timing));
+          tb.push_back(sample(b, o.min_time, o.timing));
         } else {
-          tb.push_back(sample(b, o.min_time));
-          ta.push_back(sample(a, o.min_time));
+          tb.push_back(sample(b, o.min_time, o.timing));
+          ta.push_back(sample(a, o.min_time, o.timing));
         }
       }
       const PairedVerdict v = judge_pairs(ta, tb, o.threshold, o.seed);
@@ -157,7 +157,7 @@ int run_paired(const PairedOptions& o) {
   if (!o.json.empty()) {
     std::ofstream f(o.json);
     if (!f) throw Error("cannot write " + o.json);
-    f << nlohmann::json{{"kind", "paired"}, {"threshold", o.threshold}, {"pairs", o.pairs}, {"min_time", o.min_time},
+    f << nlohmann::json{{"kind", "paired"}, {"threshold", o.threshold}, {"pairs", o.pairs}, {"min_time", o.min_time}, {"timing", timing_name(o.timing)},
                         {"build", PLUMBLINE_BUILD_ID}, {"results", results}}.dump(1) << "\n";
   }
   std::printf("paired: %zu comparisons, %d regression%s, %d failed check%s (threshold %.0f%%)\n", results.size(), regressions,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/batch.hpp"
+#include "bench/timed.hpp"
 #include "plans/source.hpp"
 
 namespace plumbline::bench {
@@ -33,6 +34,7 @@ struct PairedOptions {
   std::string baseline_ref;  // or a revision of this tree: its kernels and tuning are the baseline
   int pairs = 15;
   double min_time = 0.02;  // seconds of kernel time per sample
+  Timing timing = Timing::Launch;
   double threshold = 0.05;
   double check_budget = 3e8;
   uint64_t seed = 1;

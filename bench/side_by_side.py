@@ -72,6 +72,10 @@ def main():
         json.dump({"kind": "side_by_side", "context": ctx, "rows": rows}, f, indent=1)
     if a.markdown:
         with open(a.markdown, "w") as f:
+            timing = ctx.get("plumbline.timing", "launch")
+            f.write(f"Ours timed with `--timing {timing}` ("
+                    + ("launches back to back, as PyTorch's loop of calls" if timing == "stream"
+                       else "one launch at a time; PyTorch's loop of calls has the gaps between launches in it") + ").\n\n")
             f.write("| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / PyTorch FP32 (cuDNN, cuBLAS; oneDNN on CPU) | ours / TF32 | ours / CLBlast | ours / PyTorch same dtype |\n")
             f.write("|---|---|---|---|---|---|---|---|---|\n")
             for r in rows:

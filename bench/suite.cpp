@@ -90,7 +90,8 @@ void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, i
   std::vector<double> step_total(entries.size(), 0.0), steps;
   for (auto _ : st) {
     steps.clear();
-    const double s = c.timed->launch(&steps);
+    // Stream: one iteration a repetition (registered so), a burst of back-to-back launches; no step times.
+    const double s = opt.timing == Timing::Stream ? sample(*c.timed, opt.min_time, Timing::Stream) : c.timed->launch(&steps);
     st.SetIterationTime(s);
     total += s;
     for (size_t i = 0; i < steps.size() && i < step_total.size(); ++i) step_total[i] += steps[i];
@@ -98,7 +99,7 @@ void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, i
   set_counters(st, c.problem, total / static_cast<double>(st.iterations()), &c.device->peaks);
   // A plan of several steps: each step's milliseconds an iteration, so that a report can say which
   // step costs (counters "step_01 ENTRY", ...: the numbers keep them in the plan's order).
-  if (entries.size() > 1)
+  if (entries.size() > 1 && opt.timing == Timing::Launch)
     for (size_t i = 0; i < entries.size(); ++i) {
       char key[32];
       std::snprintf(key, sizeof key, "step_%02zu ", i + 1);
@@ -216,6 +217,7 @@ int run_suite(const SuiteOptions& opt) {
   benchmark::AddCustomContext("plumbline.build", PLUMBLINE_BUILD_ID);
   benchmark::AddCustomContext("plumbline.kernels", opt.source.describe() + (opt.source.flags().empty() ? "" : " (" + opt.source.flags() + ")"));
   benchmark::AddCustomContext("plumbline.repetitions", std::to_string(opt.repetitions));
+  benchmark::AddCustomContext("plumbline.timing", timing_name(opt.timing));
 
   std::vector<std::unique_ptr<BenchCtx>> contexts;
   int failures = 0;
@@ -226,12 +228,13 @@ int run_suite(const SuiteOptions& opt) {
       c->problem = entry.problem;
       c->device = d.get();
       BenchCtx* raw = c.get();
-      benchmark::RegisterBenchmark(benchmark_name(entry.problem, d->runtime->device().selector).c_str(),
-                                   [raw, &opt, &failures](benchmark::State& st) { run_on_device(st, *raw, opt, failures); })
-          ->UseManualTime()
-          ->Repetitions(opt.repetitions)
-          ->MinTime(opt.min_time)
-          ->Unit(benchmark::kMillisecond);
+      auto* b = benchmark::RegisterBenchmark(benchmark_name(entry.problem, d->runtime->device().selector).c_str(),
+                                   [raw, &opt, &failures](benchmark::State& st) { run_on_device(st, *raw, opt, failures); });
+      b->UseManualTime()->Repetitions(opt.repetitions)->Unit(benchmark::kMillisecond);
+      if (opt.timing == Timing::Stream)
+        b->Iterations(1);  // the repetition's one iteration is a burst of min_time's launches
+      else
+        b->MinTime(opt.min_time);
       contexts.push_back(std::move(c));
       if (opt.clblast_peer && clblast_supports(entry.problem)) {
         auto pc = std::make_unique<BenchCtx>();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/batch.hpp"
+#include "bench/timed.hpp"
 #include "check/kernel_check.hpp"
 
 namespace plumbline::bench {
@@ -20,6 +21,7 @@ struct SuiteOptions {
   plans::KernelSource source;          // whose kernels to time: ours, or the user's
   int repetitions = 9;
   double min_time = 0.1;               // seconds of kernel time per repetition
+  Timing timing = Timing::Launch;      // bench/timed.hpp
   bool cpu_peer = false;
   bool clblast_peer = false;           // CLBlast SGEMM beside our GEMMs on each device
   std::string json;                    // Google Benchmark JSON out ("" for none)

@@ -1,5 +1,8 @@
 #include "bench/timed.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/error.hpp"
 #include "core/registry.hpp"
 
@@ -26,9 +29,14 @@ TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, c
   for (auto& b : scratch_) buffers_.scratch.push_back(&b);
 }
 
-double TimedProblem::launch(std::vector<double>* step_seconds) {
-  return ocl::launch(kc_.runtime(), p_, variant_, kc_.program_for(variant_, dtype_of(p_)), buffers_, step_seconds);
+const std::vector<ocl::PreparedStep>& TimedProblem::steps() {
+  if (steps_.empty()) steps_ = ocl::prepare(kc_.runtime(), p_, variant_, kc_.program_for(variant_, dtype_of(p_)), buffers_);
+  return steps_;
 }
+
+double TimedProblem::launch(std::vector<double>* step_seconds) { return ocl::launch(kc_.runtime(), steps(), step_seconds); }
+
+double TimedProblem::launch_stream(int launches) { return ocl::launch_stream(kc_.runtime(), steps(), launches); }
 
 std::vector<std::string> TimedProblem::step_entries() const {
   std::vector<std::string> entries;
@@ -47,7 +55,19 @@ CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, u
   return c;
 }
 
-double sample(TimedProblem& t, double min_time) {
+Timing parse_timing(const std::string& s) {
+  if (s == "launch") return Timing::Launch;
+  if (s == "stream") return Timing::Stream;
+  throw Error("unknown timing '" + s + "': give 'launch' (one launch at a time, each waited for) or 'stream' (launches back to back)");
+}
+
+const char* timing_name(Timing t) { return t == Timing::Stream ? "stream" : "launch"; }
+
+double sample(TimedProblem& t, double min_time, Timing timing) {
+  if (timing == Timing::Stream) {
+    const double once = std::max(t.launch(), 1e-7);
+    return t.launch_stream(static_cast<int>(std::min(1e6, std::ceil(min_time / once))));
+  }
   double total = 0;
   int launches = 0;
   do {

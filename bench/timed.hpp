@@ -16,6 +16,8 @@ class TimedProblem {
   TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, const plans::Variant* v = nullptr);
   // with step_seconds: each step's time appended, in the plan's order (ocl::launch)
   double launch(std::vector<double>* step_seconds = nullptr);
+  // `launches` launches queued back to back, waited for once: the mean seconds a launch (ocl::launch_stream).
+  double launch_stream(int launches);
   // The entries of the steps that run for this problem, in order: what launch's step times belong to.
   std::vector<std::string> step_entries() const;
   const plans::Variant& variant() const { return variant_; }
@@ -26,6 +28,8 @@ class TimedProblem {
   const plans::Variant& variant_;
   std::vector<ocl::GuardedBuffer> in_, out_, scratch_;
   ocl::Buffers buffers_;
+  std::vector<ocl::PreparedStep> steps_;  // bound once, at the first launch
+  const std::vector<ocl::PreparedStep>& steps();
 };
 
 struct CheckOnce {
@@ -39,7 +43,21 @@ struct CheckOnce {
 // reference runs in double on the host) is checked on a sample of its outputs (check/sampling.hpp).
 CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, uint64_t seed, const plans::Variant* v = nullptr);
 
-// One timing sample: launches until `min_time` seconds of kernel time have passed; the mean per launch.
-double sample(TimedProblem& t, double min_time);
+// How a sample is timed.
+//   Launch: one launch at a time, each waited for; the sum of the steps' profiled times (START to END),
+//           so the gaps between launches are not in it. The default: steps are timed apart.
+//   Stream: launches queued back to back and waited for once, from the first step's START to the last
+//           step's END, as CUDA events around a loop of calls time a framework's stream (PyTorch's
+//           peer, bench/peers/torch_peer.py): the gaps between commands are in it and the device's
+//           per-launch set-up overlaps the kernel before. Kernels shorter than the host's enqueue
+//           time measure the host.
+enum class Timing { Launch, Stream };
+Timing parse_timing(const std::string& s);  // "launch" or "stream"; Error naming the choices otherwise
+const char* timing_name(Timing t);
+
+// One timing sample, the mean seconds per launch. Launch: launches until `min_time` seconds of kernel
+// time have passed. Stream: one launch to size the burst, then ceil(min_time / its time) launches back
+// to back.
+double sample(TimedProblem& t, double min_time, Timing timing = Timing::Launch);
 
 }  // namespace plumbline::bench

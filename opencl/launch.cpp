@@ -280,9 +280,8 @@ void check_launch(Runtime& rt, const Problem& p, const plans::Variant& v, const 
   }
 }
 
-double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers,
-              std::vector<double>* step_seconds) {
-  double seconds = 0;
+std::vector<PreparedStep> prepare(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers) {
+  std::vector<PreparedStep> steps;
   for (const auto& st : v.steps) {
     if (!plans::step_applies(v, st, p)) continue;
     cl::Kernel kernel = kernel_of(program, v, st);
@@ -303,11 +302,38 @@ double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::
         default: return cl::NDRange(s[0], s[1], s[2]);
       }
     };
-    const double s = rt.run(kernel, range(d.global), range(d.local), st.entry);
+    steps.push_back({kernel, range(d.global), range(d.local), st.entry});
+  }
+  return steps;
+}
+
+double launch(Runtime& rt, const std::vector<PreparedStep>& steps, std::vector<double>* step_seconds) {
+  double seconds = 0;
+  for (const auto& st : steps) {
+    const double s = rt.run(st.kernel, st.global, st.local, st.entry);
     if (step_seconds) step_seconds->push_back(s);
     seconds += s;
   }
   return seconds;
+}
+
+double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers,
+              std::vector<double>* step_seconds) {
+  return launch(rt, prepare(rt, p, v, program, buffers), step_seconds);
+}
+
+double launch_stream(Runtime& rt, const std::vector<PreparedStep>& steps, int launches) {
+  if (steps.empty() || launches < 1) return 0;
+  cl::Event first, last;
+  for (int i = 0; i < launches; ++i)
+    for (size_t j = 0; j < steps.size(); ++j) {
+      const PreparedStep& st = steps[j];
+      cl::Event e = rt.enqueue(st.kernel, st.global, st.local, st.entry);
+      if (i == 0 && j == 0) first = e;
+      last = e;
+    }
+  rt.wait(last, steps.back().entry);
+  return rt.seconds(first, last, steps.front().entry) / launches;
 }
 
 }  // namespace plumbline::ocl

@@ -37,4 +37,19 @@ void check_launch(Runtime& rt, const Problem& p, const plans::Variant& v, const 
 double launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers,
               std::vector<double>* step_seconds = nullptr);
 
+// launch's two halves, for timing the same launch many times: each step that applies, its kernel bound
+// to the buffers and its NDRange checked against the limits; then the steps run one at a time, each
+// waited for, as launch.
+struct PreparedStep {
+  cl::Kernel kernel;
+  cl::NDRange global, local;
+  std::string entry;
+};
+std::vector<PreparedStep> prepare(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program, const Buffers& buffers);
+double launch(Runtime& rt, const std::vector<PreparedStep>& steps, std::vector<double>* step_seconds = nullptr);
+// `launches` launches of every step queued back to back and waited for once, as a framework's stream
+// runs them: the seconds from the first step's start to the last step's end, over `launches`. The
+// gaps between commands are in it, as they are in CUDA events around a loop of calls.
+double launch_stream(Runtime& rt, const std::vector<PreparedStep>& steps, int launches);
+
 }  // namespace plumbline::ocl

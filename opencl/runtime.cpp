@@ -163,21 +163,30 @@ double Runtime::watchdog_for(double flops, double bytes) const {
   return std::max(10.0, 1000 * (flops / flops_per_s + bytes / bytes_per_s));
 }
 
-double Runtime::run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what) {
+cl::Event Runtime::enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what) {
   cl::Event event;
-  // A launch refused for lack of resources after an earlier fault, or a fault reported while waiting,
-  // is the kernel's failure: KernelFault (configuration errors were caught before the launch).
+  // A launch refused for lack of resources after an earlier fault is the kernel's failure: KernelFault
+  // (configuration errors were caught before the launch).
   try {
     queue_.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
-    queue_.flush();
   } catch (const cl::Error& e) {
     if (e.err() == CL_OUT_OF_RESOURCES || e.err() == CL_OUT_OF_HOST_MEMORY || e.err() < -1000)
       throw KernelFault("OpenCL error " + error_name(e.err()) + " launching " + what + " on " + device_.selector, false);
     fail(e.err(), "launching " + what + " on " + device_.selector);
   }
+  return event;
+}
+
+void Runtime::wait(const cl::Event& event, const std::string& what) {
+  try {
+    queue_.flush();
+  } catch (const cl::Error& e) {
+    throw KernelFault("OpenCL error " + error_name(e.err()) + " submitting " + what + " on " + device_.selector, false);
+  }
   // The watchdog counts from the moment the kernel runs: PoCL compiles a kernel for its work-group size
   // at its first launch, before the command runs (20 s for a large GEMM tile in f16), and that is not
-  // the kernel's time. Reaching the device at all gets a limit of its own, kStartLimit.
+  // the kernel's time. Reaching the device at all gets a limit of its own, kStartLimit. A fault reported
+  // while waiting is the kernel's failure.
   constexpr double kStartLimit = 600;
   const auto submitted = std::chrono::steady_clock::now();
   auto start = submitted;
@@ -205,9 +214,18 @@ double Runtime::run(const cl::Kernel& kernel, const cl::NDRange& global, const c
                         true);
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
-  const cl_ulong t0 = call("reading the profile of " + what, [&] { return event.getProfilingInfo<CL_PROFILING_COMMAND_START>(); });
-  const cl_ulong t1 = call("reading the profile of " + what, [&] { return event.getProfilingInfo<CL_PROFILING_COMMAND_END>(); });
+}
+
+double Runtime::seconds(const cl::Event& first, const cl::Event& last, const std::string& what) {
+  const cl_ulong t0 = call("reading the profile of " + what, [&] { return first.getProfilingInfo<CL_PROFILING_COMMAND_START>(); });
+  const cl_ulong t1 = call("reading the profile of " + what, [&] { return last.getProfilingInfo<CL_PROFILING_COMMAND_END>(); });
   return static_cast<double>(t1 - t0) * 1e-9;
+}
+
+double Runtime::run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what) {
+  const cl::Event event = enqueue(kernel, global, local, what);
+  wait(event, what);
+  return seconds(event, event, what);
 }
 
 }  // namespace plumbline::ocl

@@ -60,6 +60,11 @@ class Runtime {
   // Enqueues and waits; returns the kernel's device time in seconds from its profiling event. A kernel
   // that faults, or is still running after the watchdog's limit, throws KernelFault.
   double run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what);
+  // run's parts, for launches queued back to back: enqueue without waiting; wait for a command under
+  // the watchdog (KernelFault as run); the device time from the start of `first` to the end of `last`.
+  cl::Event enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what);
+  void wait(const cl::Event& event, const std::string& what);
+  double seconds(const cl::Event& first, const cl::Event& last, const std::string& what);
 
   // The watchdog's limit for the launches that follow (KernelChecker sets it per problem from its work).
   void set_watchdog(double seconds) { watchdog_seconds_ = seconds; }

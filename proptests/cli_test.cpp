@@ -316,6 +316,40 @@ TEST(CliPlans, BenchReportsEachStepOfAPlan) {
   EXPECT_EQ(repetitions, 3);
 }
 
+// --timing stream: each repetition one burst of launches back to back (one iteration of Google
+// Benchmark), its time the burst's mean per launch; no step times (only the first start and the last
+// end are read); the timing named in the JSON's context, where compare.py reads it. A kernel that fails
+// its check is still reported, never timed.
+TEST(CliPlans, BenchStreamTimesBurstsOfLaunchesAfterTheCheck) {
+  const fs::path json = temp_dir() / "stream_bench.json";
+  fs::remove(json);
+  const Outcome r = run("bench --problem 'sum:m=3,n=5000,over=row' --variant split --timing stream --device pocl:0 "
+                        "--repetitions 3 --min-time 0.01 --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find("steps (ms)"), std::string::npos) << r.output;
+  std::ifstream f(json);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  EXPECT_EQ(j.at("context").at("plumbline.timing"), "stream");
+  int repetitions = 0;
+  for (const auto& b : j.at("benchmarks")) {
+    if (b.at("run_type") != "iteration") continue;
+    ++repetitions;
+    EXPECT_EQ(b.at("iterations").get<int>(), 1) << b.dump();
+    EXPECT_GT(b.at("real_time").get<double>(), 0.0) << b.dump();
+    EXPECT_FALSE(b.contains("step_01 reduce_partials")) << b.dump();
+  }
+  EXPECT_EQ(repetitions, 3);
+
+  const Outcome wrong = run("bench --problem 'matmul:m=40,k=50,n=30' --timing stream --device pocl:0 --repetitions 3 --min-time 0.01 " +
+                            rb_gemm_flags(std::string(PLUMBLINE_SOURCE_DIR) + "/mutants/catalogue/matmul_rb_gemm_drops_last_k_tile.cl", 32));
+  EXPECT_EQ(wrong.status, 1) << wrong.output;
+  EXPECT_NE(wrong.output.find("not timed: the kernel fails its check"), std::string::npos) << wrong.output;
+
+  const Outcome unknown = run("bench --problem 'sum:m=3,n=5,over=row' --timing fast --device pocl:0");
+  EXPECT_EQ(unknown.status, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("unknown timing 'fast'"), std::string::npos) << unknown.output;
+}
+
 TEST(CliPlans, PlanErrorsNameTheLineTheParameterAndTheProblem) {
   // One argument short: the message names the parameter that has none.
   const Outcome missing = run("check matmul --cases 2 --device pocl:0 --kernel-file " + kRbGemm +

@@ -136,6 +136,18 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn("not Google Benchmark JSON", r.stderr)
 
+    def test_runs_of_two_timings_are_not_compared(self):
+        rng = random.Random(6)
+        launch = run_json({"a": samples(rng, 1e-3, 0.02)})
+        stream = run_json({"a": samples(rng, 1e-3, 0.02)})
+        stream["context"]["plumbline.timing"] = "stream"
+        a, b = self.write(launch), self.write(stream)
+        r = self.run_tool(a, b)
+        self.assertEqual(r.returncode, 2, r.stdout)
+        self.assertIn("timed differently", r.stderr)
+        self.assertIn("--timing stream", r.stderr)
+        self.assertEqual(self.run_tool(b, b).returncode, 0)  # the same timing on both sides: compared
+
 
 if __name__ == "__main__":
     unittest.main()
