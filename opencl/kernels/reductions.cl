@@ -133,15 +133,15 @@ void reduce_onepass(__global const real_t* x, __global float* partial, __global 
     last = atomic_inc(&done[seg]) == (uint)(chunks - 1);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  const int finish = last;  // the same for the whole work-group: the barriers below are reached by all
-  if (finish) mem_fence(CLK_GLOBAL_MEM_FENCE);
+  // The same for the whole work-group, so the barriers of workgroup_sum inside the branch are reached by
+  // all of its work-items or by none; the other work-groups end here.
+  if (!last) return;
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
   float f = 0.0f;
-  if (finish) {
-    __global volatile const float* p = partial + seg * chunks;  // written by other work-groups: not from a cache
-    for (long c = lid; c < chunks; c += SUM_WG) f += p[c];
-  }
+  __global volatile const float* p = partial + seg * chunks;  // written by other work-groups: not from a cache
+  for (long c = lid; c < chunks; c += SUM_WG) f += p[c];
   const float sum = workgroup_sum(f, part);
-  if (finish && lid == 0) {
+  if (lid == 0) {
     ST(y, seg, sum);
     done[seg] = 0;
   }
