@@ -328,9 +328,10 @@ double launch_stream(Runtime& rt, const std::vector<PreparedStep>& steps, int la
   for (int i = 0; i < launches; ++i)
     for (size_t j = 0; j < steps.size(); ++j) {
       const PreparedStep& st = steps[j];
-      cl::Event e = rt.enqueue(st.kernel, st.global, st.local, st.entry);
-      if (i == 0 && j == 0) first = e;
-      last = e;
+      const bool is_first = i == 0 && j == 0, is_last = i == launches - 1 && j == steps.size() - 1;
+      cl::Event e = rt.enqueue(st.kernel, st.global, st.local, st.entry, is_first || is_last);  // events only where read
+      if (is_first) first = e;
+      if (is_last) last = e;
     }
   rt.wait(last, steps.back().entry);
   return rt.seconds(first, last, steps.front().entry) / launches;

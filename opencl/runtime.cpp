@@ -163,12 +163,13 @@ double Runtime::watchdog_for(double flops, double bytes) const {
   return std::max(10.0, 1000 * (flops / flops_per_s + bytes / bytes_per_s));
 }
 
-cl::Event Runtime::enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what) {
+cl::Event Runtime::enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what,
+                           bool with_event) {
   cl::Event event;
   // A launch refused for lack of resources after an earlier fault is the kernel's failure: KernelFault
   // (configuration errors were caught before the launch).
   try {
-    queue_.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
+    queue_.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, with_event ? &event : nullptr);
   } catch (const cl::Error& e) {
     if (e.err() == CL_OUT_OF_RESOURCES || e.err() == CL_OUT_OF_HOST_MEMORY || e.err() < -1000)
       throw KernelFault("OpenCL error " + error_name(e.err()) + " launching " + what + " on " + device_.selector, false);

@@ -62,7 +62,10 @@ class Runtime {
   double run(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what);
   // run's parts, for launches queued back to back: enqueue without waiting; wait for a command under
   // the watchdog (KernelFault as run); the device time from the start of `first` to the end of `last`.
-  cl::Event enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what);
+  // Without with_event the command gets no event (an empty one is returned): an event costs the host
+  // time on every enqueue (NVIDIA's), which a stream of short launches would measure.
+  cl::Event enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what,
+                    bool with_event = true);
   void wait(const cl::Event& event, const std::string& what);
   double seconds(const cl::Event& first, const cl::Event& last, const std::string& what);
 
