@@ -289,21 +289,38 @@ TEST(CliPlans, BenchTimesAUserKernelWithItsOwnLaunch) {
 
 // A plan of several steps: bench reports each step's time (counters "step_NN ENTRY", in the plan's
 // order), and in every repetition they add up to the benchmark's time, which is their sum.
-TEST(CliPlans, BenchReportsEachStepOfAPlan) {
-  const fs::path json = temp_dir() / "steps_bench.json";
+namespace {
+
+// `plumbline bench ARGS --json FILE` (3 repetitions on PoCL): its outcome, the JSON's context and its
+// repetitions (the entries of run_type "iteration"; none when the run failed).
+struct BenchRun {
+  Outcome outcome;
+  nlohmann::json context;
+  std::vector<nlohmann::json> repetitions;
+};
+
+BenchRun run_bench(const std::string& args, const std::string& json_name) {
+  const fs::path json = temp_dir() / json_name;
   fs::remove(json);
-  const Outcome r = run("bench --problem 'gemm_bias_act_bwd:m=40,k=24,n=36,act=gelu_tanh' --variant xgemm --device pocl:0 "
-                        "--repetitions 3 --min-time 0.01 --json " + json.string());
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("steps (ms): xgemm_pre "), std::string::npos) << r.output;
+  BenchRun b{run("bench " + args + " --device pocl:0 --repetitions 3 --min-time 0.01 --json " + json.string()), {}, {}};
+  if (b.outcome.status != 0) return b;
   std::ifstream f(json);
   const nlohmann::json j = nlohmann::json::parse(f);
+  b.context = j.at("context");
+  for (const auto& r : j.at("benchmarks"))
+    if (r.at("run_type") == "iteration") b.repetitions.push_back(r);
+  return b;
+}
+
+}  // namespace
+
+TEST(CliPlans, BenchReportsEachStepOfAPlan) {
+  const BenchRun bench = run_bench("--problem 'gemm_bias_act_bwd:m=40,k=24,n=36,act=gelu_tanh' --variant xgemm", "steps_bench.json");
+  ASSERT_EQ(bench.outcome.status, 0) << bench.outcome.output;
+  EXPECT_NE(bench.outcome.output.find("steps (ms): xgemm_pre "), std::string::npos) << bench.outcome.output;
   const std::vector<std::string> expected{"step_01 xgemm_pre", "step_02 grad_pre_partial_sums", "step_03 xgemm_float_a",
                                           "step_04 xgemm_float_b", "step_05 column_sums_finish"};
-  int repetitions = 0;
-  for (const auto& b : j.at("benchmarks")) {
-    if (b.at("run_type") != "iteration") continue;
-    ++repetitions;
+  for (const auto& b : bench.repetitions) {
     double sum = 0;
     for (const auto& key : expected) {
       ASSERT_TRUE(b.contains(key)) << key << " missing from " << b.dump();
@@ -313,7 +330,7 @@ TEST(CliPlans, BenchReportsEachStepOfAPlan) {
     EXPECT_FALSE(b.contains("step_06 column_sums_finish")) << b.dump();
     EXPECT_NEAR(sum, b.at("real_time").get<double>(), 1e-9 + 1e-6 * sum) << b.dump();  // both in ms
   }
-  EXPECT_EQ(repetitions, 3);
+  EXPECT_EQ(bench.repetitions.size(), 3u);
 }
 
 // --timing stream: each repetition one burst of launches back to back (one iteration of Google
@@ -321,24 +338,16 @@ TEST(CliPlans, BenchReportsEachStepOfAPlan) {
 // end are read); the timing named in the JSON's context, where compare.py reads it. A kernel that fails
 // its check is still reported, never timed.
 TEST(CliPlans, BenchStreamTimesBurstsOfLaunchesAfterTheCheck) {
-  const fs::path json = temp_dir() / "stream_bench.json";
-  fs::remove(json);
-  const Outcome r = run("bench --problem 'sum:m=3,n=5000,over=row' --variant split --timing stream --device pocl:0 "
-                        "--repetitions 3 --min-time 0.01 --json " + json.string());
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(r.output.find("steps (ms)"), std::string::npos) << r.output;
-  std::ifstream f(json);
-  const nlohmann::json j = nlohmann::json::parse(f);
-  EXPECT_EQ(j.at("context").at("plumbline.timing"), "stream");
-  int repetitions = 0;
-  for (const auto& b : j.at("benchmarks")) {
-    if (b.at("run_type") != "iteration") continue;
-    ++repetitions;
+  const BenchRun bench = run_bench("--problem 'sum:m=3,n=5000,over=row' --variant split --timing stream", "stream_bench.json");
+  ASSERT_EQ(bench.outcome.status, 0) << bench.outcome.output;
+  EXPECT_EQ(bench.outcome.output.find("steps (ms)"), std::string::npos) << bench.outcome.output;
+  EXPECT_EQ(bench.context.at("plumbline.timing"), "stream");
+  for (const auto& b : bench.repetitions) {
     EXPECT_EQ(b.at("iterations").get<int>(), 1) << b.dump();
     EXPECT_GT(b.at("real_time").get<double>(), 0.0) << b.dump();
     EXPECT_FALSE(b.contains("step_01 reduce_partials")) << b.dump();
   }
-  EXPECT_EQ(repetitions, 3);
+  EXPECT_EQ(bench.repetitions.size(), 3u);
 
   const Outcome wrong = run("bench --problem 'matmul:m=40,k=50,n=30' --timing stream --device pocl:0 --repetitions 3 --min-time 0.01 " +
                             rb_gemm_flags(std::string(PLUMBLINE_SOURCE_DIR) + "/mutants/catalogue/matmul_rb_gemm_drops_last_k_tile.cl", 32));
