@@ -65,8 +65,9 @@ const char* timing_name(Timing t) { return t == Timing::Stream ? "stream" : "lau
 
 double sample(TimedProblem& t, double min_time, Timing timing) {
   if (timing == Timing::Stream) {
+    // At most 1e5 launches a burst: each is a command the driver holds until it has run.
     const double once = std::max(t.launch(), 1e-7);
-    return t.launch_stream(static_cast<int>(std::min(1e6, std::ceil(min_time / once))));
+    return t.launch_stream(static_cast<int>(std::min(1e5, std::ceil(min_time / once))));
   }
   double total = 0;
   int launches = 0;

@@ -57,7 +57,7 @@ const char* timing_name(Timing t);
 
 // One timing sample, the mean seconds per launch. Launch: launches until `min_time` seconds of kernel
 // time have passed. Stream: one launch to size the burst, then ceil(min_time / its time) launches back
-// to back.
+// to back (at most 1e5).
 double sample(TimedProblem& t, double min_time, Timing timing = Timing::Launch);
 
 }  // namespace plumbline::bench
