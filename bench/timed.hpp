@@ -49,8 +49,8 @@ CheckOnce check_once(KernelChecker& kc, const Problem& p, double flops_budget, u
 //   Stream: launches queued back to back and waited for once, from the first step's START to the last
 //           step's END, as CUDA events around a loop of calls time a framework's stream (PyTorch's
 //           peer, bench/peers/torch_peer.py): the gaps between commands are in it and the device's
-//           per-launch set-up overlaps the kernel before. Kernels shorter than the host's enqueue
-//           time measure the host.
+//           per-launch set-up overlaps the kernel before. Kernels shorter than the launch path itself
+//           (the host's enqueue, the device's launch) measure that path.
 enum class Timing { Launch, Stream };
 Timing parse_timing(const std::string& s);  // "launch" or "stream"; Error naming the choices otherwise
 const char* timing_name(Timing t);
