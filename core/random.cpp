@@ -64,7 +64,12 @@ float draw(Values v, Rng& rng, DType d, bool ties) {
   switch (v) {
     case Values::Integers:
       if (ties && d != DType::F32 && std::uniform_int_distribution<int>(0, 3)(rng) == 0) return tie_maker(rng, d);
-      return static_cast<float>(std::uniform_int_distribution<int>(-3, 3)(rng));
+      {
+        // -0 as often as +0: a kernel that orders them (a max pool's first maximum among equal
+        // zeros) differs from the reference only where both meet
+        const int k = std::uniform_int_distribution<int>(-3, 4)(rng);
+        return k == 4 ? -0.0f : static_cast<float>(k);
+      }
     case Values::Uniform: return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
     case Values::Normal: {
       float x = std::normal_distribution<float>(0.0f, 1.0f)(rng);

@@ -15,7 +15,7 @@ namespace plumbline {
 using Rng = std::mt19937_64;
 
 enum class Values {
-  Integers,  // small integers in [-3, 3]: every partial sum of a linear operator is exact in float32
+  Integers,  // small integers in [-3, 3], zero of either sign: every partial sum of a linear operator is exact in float32
              // (with ties: a quarter of them at the format's precision edge, below)
   Uniform,   // uniform in [-1, 1)
   Normal,    // standard normal, with about 1 value in 64 scaled by 2^4 .. 2^12

@@ -265,3 +265,150 @@ void max_pool_backward_plane(__global const real_t* x, __global const real_t* d_
     STEP_CELL(r, col, dr, dc, w);
   }
 }
+
+// max_pool2d_bwd's `blocks` variants: the window compiled in (PK x PK, stride PS, padding PP on both
+// axes; the plan's `when` holds the problem to them). Input cells are cut into PS x PS blocks, and a
+// work-item owns POOL_BI x POOL_BJ of them (block rows x block columns). It reads into registers the
+// cells of every window that can hold one of its cells (for ResNet's 3x3/2 pool and one block: 2 x 2
+// windows over 5 x 5 cells), with aligned quads where a row of its cells is a multiple of 4 wide,
+// finds each window's first maximum there, and gathers its own cells in window order: the same bits
+// as `plane`, with no local memory, no barrier and no loop bound known only at run time. A window's
+// maximum is found again by every work-item it overlaps; its cells come from L1, so global memory
+// still sees x once. Global size (roundup(cdiv(block rows, POOL_BI) * cdiv(block columns, POOL_BJ),
+// POOL_BX), n * c). On the H100 (docs/performance.md) it runs at 69-70% of the copy bandwidth, where
+// `plane` ran at 44%.
+#if defined(PK) && defined(PS) && defined(PP)
+// window_argmax's order as one integer comparison: the first cell of a window with the largest key is
+// its first maximum. Floats map in their order with -0 and +0 alike (equal, as > sees them), NaN
+// above every number (it wins and stays), and padding is INT_MIN, below every cell.
+int max_key(float v) {
+  const int u = as_int(v);
+  return isnan(v) ? INT_MAX : u >= 0 ? u : (u ^ 0x7fffffff) + 1;
+}
+#ifndef POOL_BX
+#define POOL_BX 256
+#endif
+#ifndef POOL_BJ
+#define POOL_BJ 1
+#endif
+#ifndef POOL_BI
+#define POOL_BI 1
+#endif
+// The windows that can hold block row bi's rows (bi*PS .. bi*PS + PS - 1): bi + BW_LO .. bi + BW_HI
+// (first_window and last_window above at the block's first and last row; C's division truncates,
+// which is the ceiling for a negative numerator). The same along a row, block by block.
+#define BW_LO ((PP - PK + 1) <= 0 ? (PP - PK + 1) / PS : (PP - PK + PS) / PS)
+#define BW_HI ((PS - 1 + PP) / PS)
+#define BW_N (BW_HI - BW_LO + 1)           // windows per axis over one block
+#define BW_NR (BW_N + POOL_BI - 1)         // windows down a column over the work-item's blocks
+#define BW_ROWS ((BW_NR - 1) * PS + PK)    // the rows they cover
+#define BW_NC (BW_N + POOL_BJ - 1)         // windows along a row over the work-item's blocks
+#define BW_COLS ((BW_NC - 1) * PS + PK)    // the columns they cover
+#define BW_OFF (BW_LO * PS - PP)           // the region's first column less the first block's
+#define BW_FLOOR4(a) ((a) >= 0 ? (a) / 4 : -((3 - (a)) / 4))
+#define BW_QLO BW_FLOOR4(BW_OFF)           // the quads that hold the region, from the work-item's own
+#define BW_QHI BW_FLOOR4(BW_OFF + BW_COLS - 1)
+__kernel __attribute__((reqd_work_group_size(POOL_BX, 1, 1)))
+void max_pool_backward_blocks(__global const real_t* restrict x, __global const real_t* restrict d_y,
+                              __global real_t* restrict d_x, int n, int c, int h, int w, int kh, int kw, int sh, int sw,
+                              int ph, int pw) {
+  // Every loop below has bounds known at compile time and is unrolled: the arrays stay in registers
+  // (an array indexed in a loop that is not unrolled goes to memory).
+  const int oh = pool_out(h, PK, PS, PP), ow = pool_out(w, PK, PS, PP);
+  const int groups = ((w + PS - 1) / PS + POOL_BJ - 1) / POOL_BJ, b = get_global_id(0);
+  if (b >= ((h + PS - 1) / PS + POOL_BI - 1) / POOL_BI * groups) return;
+  const int gi = b / groups, bi = gi * POOL_BI, bj = (b - gi * groups) * POOL_BJ;  // the first block's row and column
+  const long plane = get_global_id(1);
+  __global const real_t* xs = x + plane * h * w;
+  // the region: rows r0 .. r0 + BW_ROWS - 1, columns c0 .. c0 + BW_COLS - 1; outside the input is padding
+  const int r0 = bi * PS + BW_OFF, c0 = bj * PS + BW_OFF;
+  bool row_in[BW_ROWS], col_in[BW_COLS];
+#pragma unroll
+  for (int a = 0; a < BW_ROWS; ++a) row_in[a] = r0 + a >= 0 && r0 + a < h;
+#pragma unroll
+  for (int e = 0; e < BW_COLS; ++e) col_in[e] = c0 + e >= 0 && c0 + e < w;
+  // the region's cells as max_key orders them (padding: INT_MIN)
+  int key[BW_ROWS][BW_COLS];
+#if PS * POOL_BJ % 4 == 0
+  // a work-item's cells in a row are PS * POOL_BJ columns from bj * PS, a multiple of 4: where w % 4 == 0,
+  // its loads and stores are aligned quads (the quads BW_QLO .. BW_QHI from its first hold the region)
+  const bool quads = w % 4 == 0;
+#else
+  const bool quads = false;
+#endif
+  if (quads) {
+#if PS * POOL_BJ % 4 == 0
+#pragma unroll
+    for (int a = 0; a < BW_ROWS; ++a)
+#pragma unroll
+      for (int q = BW_QLO; q <= BW_QHI; ++q) {
+        const int col = bj * PS + 4 * q;
+        const bool in = row_in[a] && col >= 0 && col < w;
+        const float4 f = in ? LD4(xs + (r0 + a) * w + col) : (float4)(0.0f);
+        const float fs[4] = {f.x, f.y, f.z, f.w};
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+          if (4 * q + k - BW_OFF >= 0 && 4 * q + k - BW_OFF < BW_COLS) key[a][4 * q + k - BW_OFF] = in ? max_key(fs[k]) : INT_MIN;
+      }
+#endif
+  } else {
+#pragma unroll
+    for (int a = 0; a < BW_ROWS; ++a)
+#pragma unroll
+      for (int e = 0; e < BW_COLS; ++e) key[a][e] = row_in[a] && col_in[e] ? max_key(LD(xs, (r0 + a) * w + c0 + e)) : INT_MIN;
+  }
+  // each window's first maximum (region index a * BW_COLS + e; -1 for a window past the output or of
+  // padding alone) and its d_y
+  int arg[BW_NR][BW_NC];
+  float grad[BW_NR][BW_NC];
+#pragma unroll
+  for (int wi = 0; wi < BW_NR; ++wi)
+#pragma unroll
+    for (int wj = 0; wj < BW_NC; ++wj) {
+      const int i = bi + BW_LO + wi, j = bj + BW_LO + wj;
+      int best = -1, best_key = INT_MIN;
+      if (i >= 0 && i < oh && j >= 0 && j < ow) {
+#pragma unroll
+        for (int a = wi * PS; a < wi * PS + PK; ++a)
+#pragma unroll
+          for (int e = wj * PS; e < wj * PS + PK; ++e)
+            if (key[a][e] > best_key) {
+              best = a * BW_COLS + e;
+              best_key = key[a][e];
+            }
+      }
+      arg[wi][wj] = best;
+      grad[wi][wj] = best >= 0 ? LD(d_y, (plane * oh + i) * ow + j) : 0.0f;
+    }
+  // each cell of block (kr, k) gathers from the BW_N x BW_N windows that can hold it, row by row; its
+  // region index is (t - BW_OFF) * BW_COLS + u - BW_OFF
+#pragma unroll
+  for (int t = 0; t < PS * POOL_BI; ++t) {
+    const int row = bi * PS + t, kr = t / PS;
+    if (row >= h) break;
+    float g[PS * POOL_BJ];
+#pragma unroll
+    for (int u = 0; u < PS * POOL_BJ; ++u) {
+      const int k = u / PS;
+      g[u] = 0.0f;
+#pragma unroll
+      for (int wi = kr; wi < kr + BW_N; ++wi)
+#pragma unroll
+        for (int wj = k; wj < k + BW_N; ++wj)
+          if (arg[wi][wj] == (t - BW_OFF) * BW_COLS + u - BW_OFF) g[u] += grad[wi][wj];
+    }
+    __global real_t* out = d_x + plane * h * w + row * w + bj * PS;
+    if (quads) {
+#if PS * POOL_BJ % 4 == 0
+#pragma unroll
+      for (int q = 0; q < PS * POOL_BJ; q += 4)  // (w % 4 == 0: a quad is all in or all out)
+        if (bj * PS + q < w) ST4(out + q, ((float4)(g[q], g[q + 1], g[q + 2], g[q + 3])));
+#endif
+    } else {
+#pragma unroll
+      for (int u = 0; u < PS * POOL_BJ; ++u)
+        if (bj * PS + u < w) ST(out, u, g[u]);
+    }
+  }
+}
+#endif
