@@ -223,27 +223,35 @@ void resident_stats(__global const real_t* row, int n, float4* v, float2* edge, 
     }                                                                                                  \
   } while (0)
 
-__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+// softmax and log_softmax take WG_ROWS rows a work-group (local size ROW_WG x WG_ROWS; dimension 1 is
+// the row): short rows at 32 work-items each would otherwise fill a multiprocessor's work-group slots
+// before its threads. Rows past the last take part in the barriers with no values (length 0).
+#ifndef WG_ROWS
+#define WG_ROWS 1
+#endif
+__kernel __attribute__((reqd_work_group_size(ROW_WG, WG_ROWS, 1)))
 void softmax_forward_resident(__global const real_t* x, __global real_t* y, int m, int n) {
-  __local float2 part[ROW_WG];
-  const long row = get_group_id(0);
+  __local float2 part[WG_ROWS][ROW_WG];
+  const long row = get_global_id(1);
+  const int len = row < m ? n : 0;
   float4 v[ROW_QUADS];
   float2 edge;
   float mx, sum;
-  resident_stats(x + row * n, n, v, &edge, part, &mx, &sum);
-  STORE_RESIDENT(x + row * n, y + row * n, n, v, edge, SOFTMAX4, SOFTMAX1);
+  resident_stats(x + row * n, len, v, &edge, part[get_local_id(1)], &mx, &sum);
+  STORE_RESIDENT(x + row * n, y + row * n, len, v, edge, SOFTMAX4, SOFTMAX1);
 }
 
-__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+__kernel __attribute__((reqd_work_group_size(ROW_WG, WG_ROWS, 1)))
 void log_softmax_forward_resident(__global const real_t* x, __global real_t* y, int m, int n) {
-  __local float2 part[ROW_WG];
-  const long row = get_group_id(0);
+  __local float2 part[WG_ROWS][ROW_WG];
+  const long row = get_global_id(1);
+  const int len = row < m ? n : 0;
   float4 v[ROW_QUADS];
   float2 edge;
   float mx, sum;
-  resident_stats(x + row * n, n, v, &edge, part, &mx, &sum);
+  resident_stats(x + row * n, len, v, &edge, part[get_local_id(1)], &mx, &sum);
   const float lse = log(sum);
-  STORE_RESIDENT(x + row * n, y + row * n, n, v, edge, LOG_SOFTMAX, LOG_SOFTMAX);
+  STORE_RESIDENT(x + row * n, y + row * n, len, v, edge, LOG_SOFTMAX, LOG_SOFTMAX);
 }
 
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
