@@ -275,7 +275,7 @@ void max_pool_backward_plane(__global const real_t* x, __global const real_t* d_
 // as `plane`, with no local memory, no barrier and no loop bound known only at run time. A window's
 // maximum is found again by every work-item it overlaps; its cells come from L1, so global memory
 // still sees x once. Global size (roundup(cdiv(block rows, POOL_BI) * cdiv(block columns, POOL_BJ),
-// POOL_BX), n * c). On the H100 (docs/performance.md) it runs at 69-70% of the copy bandwidth, where
+// POOL_BX), n * c). On the H100 (docs/performance.md) it runs at 70.5-71.6% of the copy bandwidth, where
 // `plane` ran at 44%.
 #if defined(PK) && defined(PS) && defined(PP)
 // window_argmax's order as one integer comparison: the first cell of a window with the largest key is
@@ -308,34 +308,28 @@ int max_key(float v) {
 #define BW_FLOOR4(a) ((a) >= 0 ? (a) / 4 : -((3 - (a)) / 4))
 #define BW_QLO BW_FLOOR4(BW_OFF)           // the quads that hold the region, from the work-item's own
 #define BW_QHI BW_FLOOR4(BW_OFF + BW_COLS - 1)
-__kernel __attribute__((reqd_work_group_size(POOL_BX, 1, 1)))
-void max_pool_backward_blocks(__global const real_t* restrict x, __global const real_t* restrict d_y,
-                              __global real_t* restrict d_x, int n, int c, int h, int w, int kh, int kw, int sh, int sw,
-                              int ph, int pw) {
-  // Every loop below has bounds known at compile time and is unrolled: the arrays stay in registers
-  // (an array indexed in a loop that is not unrolled goes to memory).
-  const int oh = pool_out(h, PK, PS, PP), ow = pool_out(w, PK, PS, PP);
-  const int groups = ((w + PS - 1) / PS + POOL_BJ - 1) / POOL_BJ, b = get_global_id(0);
-  if (b >= ((h + PS - 1) / PS + POOL_BI - 1) / POOL_BI * groups) return;
-  const int gi = b / groups, bi = gi * POOL_BI, bj = (b - gi * groups) * POOL_BJ;  // the first block's row and column
-  const long plane = get_global_id(1);
+// One work-item's work: its blocks from block row bi and column bj of plane `plane`. `inner` is a
+// constant at each call: true where the region, every quad loaded and every window lie inside the
+// plane, which drops every padding and edge test. With POOL_INNER=1 the kernel takes that path for
+// most work-items and the general one (false) at the plane's edges: twice the code. On PoCL that is
+// 2.3x faster; on the H100 it was 1.8x slower (more registers, and the code doubled), so the plan's
+// default is 0: one general path.
+#ifndef POOL_INNER
+#define POOL_INNER 0
+#endif
+inline __attribute__((always_inline)) void blocks_work(__global const real_t* restrict x, __global const real_t* restrict d_y,
+                        __global real_t* restrict d_x, long plane, int h, int w, int oh, int ow, int bi, int bj,
+                        bool quads, bool inner) {
   __global const real_t* xs = x + plane * h * w;
   // the region: rows r0 .. r0 + BW_ROWS - 1, columns c0 .. c0 + BW_COLS - 1; outside the input is padding
   const int r0 = bi * PS + BW_OFF, c0 = bj * PS + BW_OFF;
   bool row_in[BW_ROWS], col_in[BW_COLS];
 #pragma unroll
-  for (int a = 0; a < BW_ROWS; ++a) row_in[a] = r0 + a >= 0 && r0 + a < h;
+  for (int a = 0; a < BW_ROWS; ++a) row_in[a] = inner || (r0 + a >= 0 && r0 + a < h);
 #pragma unroll
-  for (int e = 0; e < BW_COLS; ++e) col_in[e] = c0 + e >= 0 && c0 + e < w;
+  for (int e = 0; e < BW_COLS; ++e) col_in[e] = inner || (c0 + e >= 0 && c0 + e < w);
   // the region's cells as max_key orders them (padding: INT_MIN)
   int key[BW_ROWS][BW_COLS];
-#if PS * POOL_BJ % 4 == 0
-  // a work-item's cells in a row are PS * POOL_BJ columns from bj * PS, a multiple of 4: where w % 4 == 0,
-  // its loads and stores are aligned quads (the quads BW_QLO .. BW_QHI from its first hold the region)
-  const bool quads = w % 4 == 0;
-#else
-  const bool quads = false;
-#endif
   if (quads) {
 #if PS * POOL_BJ % 4 == 0
 #pragma unroll
@@ -343,7 +337,7 @@ void max_pool_backward_blocks(__global const real_t* restrict x, __global const 
 #pragma unroll
       for (int q = BW_QLO; q <= BW_QHI; ++q) {
         const int col = bj * PS + 4 * q;
-        const bool in = row_in[a] && col >= 0 && col < w;
+        const bool in = inner || (row_in[a] && col >= 0 && col < w);
         const float4 f = in ? LD4(xs + (r0 + a) * w + col) : (float4)(0.0f);
         const float fs[4] = {f.x, f.y, f.z, f.w};
 #pragma unroll
@@ -367,7 +361,7 @@ void max_pool_backward_blocks(__global const real_t* restrict x, __global const 
     for (int wj = 0; wj < BW_NC; ++wj) {
       const int i = bi + BW_LO + wi, j = bj + BW_LO + wj;
       int best = -1, best_key = INT_MIN;
-      if (i >= 0 && i < oh && j >= 0 && j < ow) {
+      if (inner || (i >= 0 && i < oh && j >= 0 && j < ow)) {
 #pragma unroll
         for (int a = wi * PS; a < wi * PS + PK; ++a)
 #pragma unroll
@@ -380,35 +374,69 @@ void max_pool_backward_blocks(__global const real_t* restrict x, __global const 
       arg[wi][wj] = best;
       grad[wi][wj] = best >= 0 ? LD(d_y, (plane * oh + i) * ow + j) : 0.0f;
     }
-  // each cell of block (kr, k) gathers from the BW_N x BW_N windows that can hold it, row by row; its
-  // region index is (t - BW_OFF) * BW_COLS + u - BW_OFF
+  // each cell of block (kr, k) gathers in window order from the windows that hold it (region row
+  // t - BW_OFF and column u - BW_OFF within the window's PK x PK: known at compile time, so only
+  // those comparisons are made)
 #pragma unroll
   for (int t = 0; t < PS * POOL_BI; ++t) {
     const int row = bi * PS + t, kr = t / PS;
-    if (row >= h) break;
+    if (!inner && row >= h) break;
     float g[PS * POOL_BJ];
 #pragma unroll
     for (int u = 0; u < PS * POOL_BJ; ++u) {
-      const int k = u / PS;
+      const int k = u / PS, a = t - BW_OFF, e = u - BW_OFF;
       g[u] = 0.0f;
 #pragma unroll
       for (int wi = kr; wi < kr + BW_N; ++wi)
 #pragma unroll
         for (int wj = k; wj < k + BW_N; ++wj)
-          if (arg[wi][wj] == (t - BW_OFF) * BW_COLS + u - BW_OFF) g[u] += grad[wi][wj];
+          if (a >= wi * PS && a < wi * PS + PK && e >= wj * PS && e < wj * PS + PK && arg[wi][wj] == a * BW_COLS + e)
+            g[u] += grad[wi][wj];
     }
     __global real_t* out = d_x + plane * h * w + row * w + bj * PS;
     if (quads) {
 #if PS * POOL_BJ % 4 == 0
 #pragma unroll
       for (int q = 0; q < PS * POOL_BJ; q += 4)  // (w % 4 == 0: a quad is all in or all out)
-        if (bj * PS + q < w) ST4(out + q, ((float4)(g[q], g[q + 1], g[q + 2], g[q + 3])));
+        if (inner || bj * PS + q < w) ST4(out + q, ((float4)(g[q], g[q + 1], g[q + 2], g[q + 3])));
 #endif
     } else {
 #pragma unroll
       for (int u = 0; u < PS * POOL_BJ; ++u)
-        if (bj * PS + u < w) ST(out, u, g[u]);
+        if (inner || bj * PS + u < w) ST(out, u, g[u]);
     }
   }
+}
+__kernel __attribute__((reqd_work_group_size(POOL_BX, 1, 1)))
+void max_pool_backward_blocks(__global const real_t* restrict x, __global const real_t* restrict d_y,
+                              __global real_t* restrict d_x, int n, int c, int h, int w, int kh, int kw, int sh, int sw,
+                              int ph, int pw) {
+  // Every loop has bounds known at compile time and is unrolled: the arrays stay in registers (an
+  // array indexed in a loop that is not unrolled goes to memory).
+  const int oh = pool_out(h, PK, PS, PP), ow = pool_out(w, PK, PS, PP);
+  const int groups = ((w + PS - 1) / PS + POOL_BJ - 1) / POOL_BJ, b = get_global_id(0);
+  if (b >= ((h + PS - 1) / PS + POOL_BI - 1) / POOL_BI * groups) return;
+  const int gi = b / groups, bi = gi * POOL_BI, bj = (b - gi * groups) * POOL_BJ;  // the first block's row and column
+#if PS * POOL_BJ % 4 == 0
+  // a work-item's cells in a row are PS * POOL_BJ columns from bj * PS, a multiple of 4: where w % 4 == 0,
+  // its loads and stores are aligned quads (the quads BW_QLO .. BW_QHI from its first hold the region)
+  const bool quads = w % 4 == 0;
+#else
+  const bool quads = false;
+#endif
+  // inside: the region's rows, the columns loaded (quads: whole quads), the windows and the work-item's
+  // own cells
+  const int r0 = bi * PS + BW_OFF, first_col = quads ? bj * PS + 4 * BW_QLO : bj * PS + BW_OFF;
+  const int last_col = quads ? bj * PS + 4 * BW_QHI + 3 : bj * PS + BW_OFF + BW_COLS - 1;
+  const int i0 = bi + BW_LO, j0 = bj + BW_LO;
+  const bool inner = r0 >= 0 && r0 + BW_ROWS <= h && first_col >= 0 && last_col < w && i0 >= 0 && i0 + BW_NR <= oh &&
+                     j0 >= 0 && j0 + BW_NC <= ow && (bi + POOL_BI) * PS <= h && (bj + POOL_BJ) * PS <= w;
+  const long plane = get_global_id(1);
+#if POOL_INNER
+  if (inner)
+    blocks_work(x, d_y, d_x, plane, h, w, oh, ow, bi, bj, quads, true);
+  else
+#endif
+    blocks_work(x, d_y, d_x, plane, h, w, oh, ow, bi, bj, quads, false);
 }
 #endif
