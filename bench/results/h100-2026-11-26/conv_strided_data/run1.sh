@@ -1,7 +1,7 @@
 # conv_strided_data/run1: conv2d_bwd_data's `gemm_strided` (1x1, stride 2: the GEMM over d_y's pixels into
 # float scratch, then spread over d_x) on the H100: checked (40 random cases steered into its condition),
-# tuned on the three ResNet-50 layers it serves from gemm's H100 entries, then beside PyTorch, paired
-# against the plan before it (igemm) in the same call.
+# tuned on the three ResNet-50 layers it serves from gemm's H100 entries, then beside PyTorch (igemm's
+# times on these layers: the project-wide run, bench/results/h100-2026-11-26/project_wide/conv).
 echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export LD_LIBRARY_PATH=$PWD/.gpu PLUMBLINE_TUNING_DIR=$PWD/opencl/tuning PLUMBLINE_KERNEL_DIR=$PWD/opencl/kernels PLUMBLINE_CACHE_DIR=/tmp/plc
 R=bench/results/h100-2026-11-26/conv_strided_data
