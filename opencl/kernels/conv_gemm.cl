@@ -39,7 +39,7 @@ void conv2d_gemm_bias(__global const real_t* x, __global const real_t* wt, __glo
 // Backward data: A = W^T is the group's [k/g][c/g] weight read transposed (ta = 1, lda = c/g). The
 // accumulators of image and group z; returns the offset of its [c/g][hw] plane in d_x.
 long conv2d_gemm_data_tile(__global const real_t* wt, __global const real_t* d_y, int c, int hw, int k, int g,
-                           __local float* As, __local float* Bs, float* acc, long z) {
+                           __local float* As, __local float* Bs, float acc[MWI * NWI], long z) {
   const int image = z / g, group = z % g, cg = c / g, kg = k / g;
   xgemm_accumulate(cg, hw, kg, wt + (long)group * kg * cg, cg, 1, d_y + ((long)image * k + group * kg) * hw, hw, 0, As, Bs, acc);
   return ((long)image * c + group * cg) * hw;
