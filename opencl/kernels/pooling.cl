@@ -285,14 +285,14 @@ int max_key(float v) {
   const int u = as_int(v);
   return isnan(v) ? INT_MAX : u >= 0 ? u : (u ^ 0x7fffffff) + 1;
 }
-#ifndef POOL_BX
-#define POOL_BX 256
+#ifndef POOL_BX  // the plan's defaults (pooling.plan), for a build outside a plan
+#define POOL_BX 64
 #endif
 #ifndef POOL_BJ
-#define POOL_BJ 1
+#define POOL_BJ 2
 #endif
 #ifndef POOL_BI
-#define POOL_BI 1
+#define POOL_BI 2
 #endif
 // The windows that can hold block row bi's rows (bi*PS .. bi*PS + PS - 1): bi + BW_LO .. bi + BW_HI
 // (first_window and last_window above at the block's first and last row; C's division truncates,
