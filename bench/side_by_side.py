@@ -4,11 +4,19 @@ into one JSON (the report reads it) and a Markdown table of ratios per operator 
 (docs/performance.md). Ratio = our median time / the peer's: above 1, we are slower. A run of ours on
 PoCL pairs with torch_peer.py --device cpu (PyTorch's CPU build: oneDNN for convolutions).
 
-usage: side_by_side.py OURS.json TORCH.json --json OUT.json [--markdown OUT.md]
-Standard library only (it runs on the GPU machine too)."""
+usage: side_by_side.py OURS.json TORCH.json [OURS2.json TORCH2.json ...] --json OUT.json [--markdown OUT.md]
+Several pairs (side_by_side.sh's runs batch by batch, or later runs of some problems) merge into one
+table: a problem's row comes from the last pair that has it, and says which (`run`). A file may be
+gzipped (.gz). Standard library only (it runs on the GPU machine too)."""
 import argparse
+import gzip
 import json
 import statistics
+
+
+def load(path):
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        return json.load(f)
 
 
 def medians(doc):
@@ -24,17 +32,7 @@ def medians(doc):
     return {k: statistics.median(v) for k, v in times.items()}, labels
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("ours")
-    ap.add_argument("torch")
-    ap.add_argument("--json", required=True)
-    ap.add_argument("--markdown")
-    a = ap.parse_args()
-    with open(a.ours) as f:
-        ours_doc = json.load(f)
-    with open(a.torch) as f:
-        torch_doc = json.load(f)
+def rows_of(ours_doc, torch_doc, run):
     ours, labels = medians(ours_doc)
     peer, _ = medians(torch_doc)
     rows = []
@@ -44,7 +42,7 @@ def main():
             continue
         peer_where = "cuda:0" if where.startswith("nvidia") else "cpu"
         row = {"problem": line, "op": line.split(":")[0], "device": where, "ours_s": t,
-               "ours_checked_at": labels.get(name, "")}
+               "ours_checked_at": labels.get(name, ""), "run": run}
         for key, peer_name in (("clblast_s", f"{line}@{where}+clblast"), ("torch_fp32_s", f"{line}@{peer_where}+torch-fp32"),
                                ("torch_tf32_s", f"{line}@{peer_where}+torch-tf32"), ("torch_f16_s", f"{line}@{peer_where}+torch-f16"),
                                ("torch_bf16_s", f"{line}@{peer_where}+torch-bf16")):
@@ -66,8 +64,32 @@ def main():
         row["pct_peak_bw"] = 100 * row["gbps"] * 1e9 / peak_b
         row["pct_roofline"] = 100 * max(row.get("flops", 0) / peak_f, row.get("bytes", 0) / peak_b) / t
         rows.append(row)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("runs", nargs="+", metavar="OURS.json TORCH.json")
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--markdown")
+    a = ap.parse_args()
+    if len(a.runs) % 2:
+        ap.error(f"the runs come in pairs, OURS.json TORCH.json: {len(a.runs)} files given")
+    pairs = [(a.runs[i], a.runs[i + 1]) for i in range(0, len(a.runs), 2)]
+    merged = {}  # (problem, device) -> row; a later pair's row replaces an earlier one
+    for i, (ours_path, torch_path) in enumerate(pairs):
+        ours_doc, torch_doc = load(ours_path), load(torch_path)
+        if i == 0:
+            first_ours, first_torch = ours_doc, torch_doc
+        for row in rows_of(ours_doc, torch_doc, ours_path):
+            merged.pop((row["problem"], row["device"]), None)
+            merged[(row["problem"], row["device"])] = row
+    rows = list(merged.values())
+    ours_doc, torch_doc = first_ours, first_torch
     ctx = dict(ours_doc.get("context", {}))
     ctx.update({"torch." + k: v for k, v in torch_doc.get("context", {}).items()})
+    if len(pairs) > 1:
+        ctx["side_by_side.runs"] = "; ".join(o for o, _ in pairs)  # the context above is the first run's
     with open(a.json, "w") as f:
         json.dump({"kind": "side_by_side", "context": ctx, "rows": rows}, f, indent=1)
     if a.markdown:

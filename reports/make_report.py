@@ -299,7 +299,10 @@ def bench_section(bench, regression, side):
         ctx = side.get("context", {})
         out.append(f'<h3>Stored GPU comparison</h3><p class="note">{esc(side.get("source", ""))}: '
                    f'{esc(ctx.get("device.nvidia:0.name", ""))}, driver {esc(ctx.get("device.nvidia:0.driver", ""))}, '
-                   f'PyTorch {esc(ctx.get("torch.torch", ""))}, measured {esc(ctx.get("date", ""))}. Ratio = our time / the peer\'s.</p>')
+                   f'PyTorch {esc(ctx.get("torch.torch", ""))}, measured {esc(ctx.get("date", ""))}'
+                   + (f' (the first of the runs merged, each row from the last that has it: {esc(ctx["side_by_side.runs"])})'
+                      if "side_by_side.runs" in ctx else "")
+                   + '. Ratio = our time / the peer\'s.</p>')
         fams = {}
         for r in rows:
             fams.setdefault(r["op"], []).append(r)

@@ -1,0 +1,78 @@
+"""side_by_side.py's own tests (run by ctest with Debian's /usr/bin/python3): ratios from one pair of
+runs, and several pairs merged, a later run's row replacing an earlier one's."""
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(os.path.dirname(HERE), "side_by_side.py")
+CTX = {"date": "test", "device.nvidia:0.peak_gflops": "1000", "device.nvidia:0.peak_gbps": "100"}
+
+
+def doc(times_ms, ctx=CTX, flops=0, nbytes=0):
+    """A Google Benchmark JSON document: three repetitions per name, around the given median."""
+    benchmarks = []
+    for name, t in times_ms.items():
+        for f in (0.9, 1.0, 1.2):
+            benchmarks.append({"name": name, "run_name": name + "/repeats:3/manual_time", "run_type": "iteration",
+                               "real_time": t * f, "time_unit": "ms", "flops": flops, "bytes": nbytes})
+    return {"context": dict(ctx), "benchmarks": benchmarks}
+
+
+class SideBySide(unittest.TestCase):
+    def run_script(self, *docs, gz=False):
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for i, d in enumerate(docs):
+                path = os.path.join(tmp, f"{i}.json" + (".gz" if gz else ""))
+                with (gzip.open(path, "wt") if gz else open(path, "w")) as f:
+                    json.dump(d, f)
+                paths.append(path)
+            out = os.path.join(tmp, "out.json")
+            r = subprocess.run([sys.executable, SCRIPT, *paths, "--json", out, "--markdown", os.path.join(tmp, "out.md")],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                return json.load(f), paths
+
+    def test_one_pair(self):
+        ours = doc({"add:n=8@nvidia:0": 2.0, "add:n=8@nvidia:0+clblast": 4.0}, flops=2e6, nbytes=1e5)
+        torch = doc({"add:n=8@cuda:0+torch-fp32": 1.0})
+        res, paths = self.run_script(ours, torch)
+        (row,) = res["rows"]
+        self.assertEqual(row["problem"], "add:n=8")
+        self.assertAlmostEqual(row["ratio_torch_fp32"], 2.0)
+        self.assertAlmostEqual(row["ratio_clblast"], 0.5)
+        self.assertAlmostEqual(row["gflops"], 1.0)        # 2e6 FLOPs in 2 ms
+        self.assertAlmostEqual(row["pct_peak_flops"], 0.1)  # of 1000 GFLOP/s
+        self.assertEqual(row["run"], paths[0])
+
+    def test_pairs_merge_later_wins(self):
+        ours1 = doc({"add:n=8@nvidia:0": 2.0, "mul:n=8@nvidia:0": 3.0})
+        torch1 = doc({"add:n=8@cuda:0+torch-fp32": 1.0, "mul:n=8@cuda:0+torch-fp32": 1.0})
+        ours2 = doc({"mul:n=8@nvidia:0": 0.5})
+        torch2 = doc({"mul:n=8@cuda:0+torch-fp32": 1.0})
+        res, paths = self.run_script(ours1, torch1, ours2, torch2, gz=True)
+        rows = {r["problem"]: r for r in res["rows"]}
+        self.assertEqual(sorted(rows), ["add:n=8", "mul:n=8"])
+        self.assertAlmostEqual(rows["add:n=8"]["ratio_torch_fp32"], 2.0)
+        self.assertAlmostEqual(rows["mul:n=8"]["ratio_torch_fp32"], 0.5)  # the second run's
+        self.assertEqual(rows["mul:n=8"]["run"], paths[2])
+        self.assertIn(paths[2], res["context"]["side_by_side.runs"])
+
+    def test_odd_file_count_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "a.json")
+            with open(path, "w") as f:
+                json.dump(doc({}), f)
+            r = subprocess.run([sys.executable, SCRIPT, path, "--json", os.path.join(tmp, "o.json")], capture_output=True, text=True)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("pairs", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
