@@ -312,8 +312,8 @@ int max_key(float v) {
 // constant at each call: true where the region, every quad loaded and every window lie inside the
 // plane, which drops every padding and edge test. With POOL_INNER=1 the kernel takes that path for
 // most work-items and the general one (false) at the plane's edges: twice the code. On PoCL that is
-// 2.3x faster; on the H100 it was 1.8x slower (more registers, and the code doubled), so the plan's
-// default is 0: one general path.
+// 2.3x faster; on the H100 it was 1.8x slower at every shape (cause not pinned down; the code is twice
+// as long), so the plan's default is 0: one general path.
 #ifndef POOL_INNER
 #define POOL_INNER 0
 #endif
