@@ -76,13 +76,12 @@ def main():
     if len(a.runs) % 2:
         ap.error(f"the runs come in pairs, OURS.json TORCH.json: {len(a.runs)} files given")
     pairs = [(a.runs[i], a.runs[i + 1]) for i in range(0, len(a.runs), 2)]
-    merged = {}  # (problem, device) -> row; a later pair's row replaces an earlier one
+    merged = {}  # (problem, device) -> row; a later pair's row replaces an earlier one in its place
     for i, (ours_path, torch_path) in enumerate(pairs):
         ours_doc, torch_doc = load(ours_path), load(torch_path)
         if i == 0:
             first_ours, first_torch = ours_doc, torch_doc
         for row in rows_of(ours_doc, torch_doc, ours_path):
-            merged.pop((row["problem"], row["device"]), None)
             merged[(row["problem"], row["device"])] = row
     rows = list(merged.values())
     ours_doc, torch_doc = first_ours, first_torch
