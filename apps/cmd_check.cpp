@@ -274,13 +274,16 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
   fs::remove(results);
 }
 
-void print_summary(const std::string& op, const std::string& device, const OpResult& r, size_t variants) {
+void print_summary(const std::string& op, const std::string& device, const OpResult& r, const KernelVariants& kv) {
+  const size_t variants = kv.all.size();
   std::string split;
   for (const auto& [name, count] : r.per_variant) split += (split.empty() ? " (" : ", ") + name + " " + std::to_string(count);
   split = variants > 1 ? split + ")" : "";
   std::printf("%-22s %-9s %s  %d cases%s  worst ratio %.3g  kernel time %.3f ms\n", op.c_str(), device.c_str(), r.failed ? "FAIL" : "pass",
               r.ran, split.c_str(), r.worst, r.seconds * 1e3);
   for (const auto& s : r.sampled) std::printf("  %s\n", s.c_str());
+  for (const auto& [name, lacks] : kv.unavailable)  // said, so that a pass is not read as covering it
+    std::printf("  %s/%s not checked: it needs %s, which %s lacks\n", op.c_str(), name.c_str(), lacks.c_str(), device.c_str());
   std::fflush(stdout);
 }
 
@@ -333,6 +336,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
 
     nlohmann::json cases = nlohmann::json::array(), failures = nlohmann::json::array();
     bool all_passed = true;
+    std::set<std::string> checked;                     // operators with something checked on some device
+    std::multimap<std::string, std::string> unavailable;  // operator -> why a device could run none of its variants
     for (const auto& device : devices) {
       std::unique_ptr<ocl::Runtime> rt;
       std::unique_ptr<KernelChecker> checker;
@@ -358,26 +363,32 @@ void add_check_command(CLI::App& app, Context& ctx) {
           if (!any) continue;
         }
         OpResult r;
-        size_t variants = 0;
+        const KernelVariants kv = opt->in_process ? checker->kernels(op) : kernel_variants(source, op, device);
+        if (kv.all.empty() && !kv.unavailable.empty()) {  // nothing of op builds here (a `needs` line): said, not failed
+          std::printf("%-22s %-9s not checked: %s\n", op.c_str(), device.selector.c_str(), unavailable_message(op, kv, device).c_str());
+          unavailable.emplace(op, unavailable_message(op, kv, device));
+          continue;
+        }
+        checked.insert(op);
         if (opt->in_process) {
           const OpCases oc = cases_of(checker->variants(op), op, sel, *opt);
-          variants = checker->variants(op).size();
           run_in_process(*checker, op, oc, *opt, 0, r, nullptr);
           if (checker->faulted()) {
-            print_summary(op, device.selector, r, variants);
+            print_summary(op, device.selector, r, kv);
             throw Error("a kernel faulted on " + device.selector + " and its context cannot be trusted: the run stops here (without --in-process each operator runs in a child process and the run goes on)");
           }
         } else {
-          variants = kernel_variants(source, op, device).all.size();
           run_isolated(device, op, sel, *opt, r, ctx.exit_code);
           if (ctx.exit_code >= 2) return;
         }
         for (auto& c : r.cases) cases.push_back(c);
         for (auto& f : r.failures) failures.push_back(f);
         all_passed = all_passed && r.failed == 0;
-        print_summary(op, device.selector, r, variants);
+        print_summary(op, device.selector, r, kv);
       }
     }
+    for (const auto& [op, why] : unavailable)  // asked for (--variant) and runnable on none of the devices
+      if (!checked.count(op)) throw Error(why);
     if (!opt->json.empty()) {
       std::ofstream f(opt->json);
       if (!f) throw Error("cannot write " + opt->json);

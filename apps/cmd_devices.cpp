@@ -27,6 +27,9 @@ void add_devices_command(CLI::App& app, Context& ctx) {
                 << "    local memory:    " << d.local_mem_bytes / 1024 << " KiB\n"
                 << "    work-group size: up to " << d.max_work_group_size << "\n"
                 << "    double:          " << (d.double_support ? "yes" : "no") << "\n";
+      std::string features;
+      for (const auto& f : d.features) features += (features.empty() ? "" : " ") + f;
+      std::cout << "    features:        " << (features.empty() ? "none" : features) << "\n";
     }
   });
 }

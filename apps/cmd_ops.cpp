@@ -31,7 +31,7 @@ nlohmann::json variants_json(const std::string& op) {
       steps.push_back({{"entry", st.entry}, {"when", st.when.empty() ? "" : st.when.text()}, {"args", args}, {"global", global}, {"local", local}});
     }
     out.push_back({{"name", v.name}, {"when", v.when.empty() ? "" : v.when.text()}, {"file", v.file}, {"plan", v.where.str()},
-                   {"defines", v.build_options()}, {"dtypes", plans::dtypes_of(v)}, {"devices", v.devices}, {"steps", steps}});
+                   {"defines", v.build_options()}, {"dtypes", plans::dtypes_of(v)}, {"devices", v.devices}, {"needs", v.needs}, {"steps", steps}});
   }
   return out;
 }
@@ -46,6 +46,10 @@ void print_variants(const nlohmann::json& vs) {
     if (!v["devices"].empty()) {  // shaped for these device types: passed over on others
       std::cout << "  devices";
       for (const auto& d : v["devices"]) std::cout << " " << d.get<std::string>();
+    }
+    if (!v["needs"].empty()) {  // device features without which it does not build: not run there at all
+      std::cout << "  needs";
+      for (const auto& d : v["needs"]) std::cout << " " << d.get<std::string>();
     }
     std::cout << "\n";
     for (const auto& st : v["steps"]) {

@@ -34,6 +34,13 @@ KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::
   const std::vector<plans::TuningEntry> own = source.tuning_dir.empty() ? none : plans::read_tuning(source.tuning_dir);
   const std::vector<plans::TuningEntry>& db = !source.tuning_dir.empty() ? own : source.ours() ? plans::tuning_database() : none;
   for (auto& v : plans::variants_for(source, op)) {
+    std::string lacks;  // a `needs` line's features this device lacks: the program would not build here
+    for (const auto& f : v.needs)
+      if (std::find(dev.features.begin(), dev.features.end(), f) == dev.features.end()) lacks += (lacks.empty() ? "" : " ") + f;
+    if (!lacks.empty()) {
+      k.unavailable[v.name] = lacks;
+      continue;
+    }
     k.base.push_back(k.all.size());
     k.all.push_back(v);
     if (!v.devices.empty() && std::find(v.devices.begin(), v.devices.end(), dev.type) == v.devices.end()) k.other_devices.insert(v.name);
@@ -72,6 +79,12 @@ KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::
   return k;
 }
 
+std::string unavailable_message(const std::string& op, const KernelVariants& k, const ocl::DeviceInfo& dev) {
+  std::string out;
+  for (const auto& [name, lacks] : k.unavailable) out += (out.empty() ? "" : "; ") + op + "/" + name + " needs " + lacks;
+  return out + ", which " + dev.selector + " (" + dev.name + ") lacks (plumbline devices lists each device's features)";
+}
+
 const KernelVariants& KernelChecker::kernels(const std::string& op) {
   auto it = kernels_.find(op);
   if (it == kernels_.end()) it = kernels_.emplace(op, kernel_variants(source_, op, rt_.device())).first;
@@ -93,6 +106,7 @@ const plans::Variant& KernelChecker::select(const Problem& p) {
       auto t = k.tuned.find(key);
       return t == k.tuned.end() ? v : k.all[t->second];
     }
+  if (k.base.empty() && !k.unavailable.empty()) throw Error(unavailable_message(p.op(), k, rt_.device()));
   std::vector<plans::Variant> base;
   for (size_t i : k.base) base.push_back(k.all[i]);
   plans::select_variant(base, p);  // no variant serves p: the error that names every condition

@@ -36,8 +36,11 @@ struct KernelVariants {
   std::map<std::string, size_t> tuned;  // "variant@class" -> its index
   std::set<std::string> off;            // "variant@class" passed over on this device (an `off` entry)
   std::set<std::string> other_devices;  // variants shaped for other device types (a `devices` line), passed over alike
+  std::map<std::string, std::string> unavailable;  // variant -> the features it needs that this device lacks: not run at all
 };
 KernelVariants kernel_variants(const plans::KernelSource& source, const std::string& op, const ocl::DeviceInfo& device);
+// "matmul/mma needs nvidia_sm80, which pocl:0 (...) lacks ...": why k has nothing to run on device.
+std::string unavailable_message(const std::string& op, const KernelVariants& k, const ocl::DeviceInfo& device);
 
 class KernelChecker {
  public:
@@ -46,6 +49,8 @@ class KernelChecker {
   // The variants this checker runs for op, in order: the plan's, and after each of ours its tuned
   // instances for this device (NAME@CLASS, from the tuning database). check covers each.
   const std::vector<plans::Variant>& variants(const std::string& op);
+  // All it knows of op's variants on this device: those variants(), the tuned, the passed over, the unavailable.
+  const KernelVariants& kernels(const std::string& op);
   // The variant that serves p: the first whose condition holds, as tuned for p's shape class on this
   // device when the database has an entry.
   const plans::Variant& select(const Problem& p);
@@ -79,7 +84,6 @@ class KernelChecker {
  private:
   ocl::Runtime& rt_;
   plans::KernelSource source_;
-  const KernelVariants& kernels(const std::string& op);
   std::map<std::string, KernelVariants> kernels_;
   bool faulted_ = false;
   double timeout_ = 0;

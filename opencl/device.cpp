@@ -103,6 +103,12 @@ std::vector<DeviceInfo> list_devices() {
         info.max_work_item_sizes = d.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
         info.base_addr_align_bits = d.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>();
         info.double_support = d.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
+        if (d.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_device_attribute_query") != std::string::npos) {
+          constexpr cl_device_info kComputeCapabilityMajorNv = 0x4000;  // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+          cl_uint major = 0;
+          if (clGetDeviceInfo(d(), kComputeCapabilityMajorNv, sizeof major, &major, nullptr) == CL_SUCCESS && major >= 8)
+            info.features.push_back("nvidia_sm80");
+        }
         return 0;
       });
       info.platform_short = short_name(info.platform_name);

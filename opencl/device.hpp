@@ -25,6 +25,9 @@ struct DeviceInfo {
   std::vector<size_t> max_work_item_sizes;  // per dimension
   uint32_t base_addr_align_bits = 0;
   bool double_support = false;
+  // What a plan's `needs` line may ask for (plans::kDeviceFeatures) that this device has: "nvidia_sm80"
+  // on NVIDIA's OpenCL at compute capability 8.0 or later (read through cl_nv_device_attribute_query).
+  std::vector<std::string> features;
   cl::Device device;
   cl::Platform platform;
 };

@@ -177,6 +177,19 @@ class PlanParser {
         if (std::find(v.devices.begin(), v.devices.end(), type) != v.devices.end()) throw Error("device type " + type + " is given twice");
         v.devices.push_back(type);
       }
+    } else if (key == "needs") {
+      const std::string known = join(std::set<std::string>(kDeviceFeatures.begin(), kDeviceFeatures.end()));
+      need(("device features (" + known + ")").c_str());
+      variant_level();
+      if (!v.needs.empty()) throw Error("a second 'needs' line");
+      std::istringstream ss(rest);
+      std::string feature;
+      while (ss >> feature) {
+        if (std::find(kDeviceFeatures.begin(), kDeviceFeatures.end(), feature) == kDeviceFeatures.end())
+          throw Error("device feature '" + feature + "': known features are " + known);
+        if (std::find(v.needs.begin(), v.needs.end(), feature) != v.needs.end()) throw Error("device feature " + feature + " is given twice");
+        v.needs.push_back(feature);
+      }
     } else if (key == "tune") {
       need("NAME=V1,V2,... (a define and the values to try)");
       variant_level();
@@ -236,7 +249,7 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, devices, when, let, scratch, counters, tune, require, class, step, args, global, local)");
+      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, devices, needs, when, let, scratch, counters, tune, require, class, step, args, global, local)");
     }
   }
 

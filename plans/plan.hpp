@@ -104,6 +104,10 @@ struct Variant {
   // device of another type it is passed over, as an `off` tuning entry passes a variant over: the next
   // variant that serves the problem runs (docs/kernel-abi.md).
   std::vector<std::string> devices;
+  // The device features its kernels need to build at all (`needs nvidia_sm80`: kDeviceFeatures), empty
+  // for none. On a device without one it is not run, not even by check or --variant: its program would
+  // not build there (docs/kernel-abi.md).
+  std::vector<std::string> needs;
 
   // "-DTS=32 -DWPT=4": the build options of the variant's program.
   std::string build_options() const;
@@ -115,6 +119,11 @@ struct Variant {
   // Whether the defines meet every `require` line; the first that fails, in words, when not.
   std::string unmet_requirement() const;
 };
+
+// The features a `needs` line may name, each with what it means; opencl/device.cpp detects them.
+//   nvidia_sm80  NVIDIA's OpenCL on compute capability 8.0 or later: inline PTX reaches the tensor
+//                cores' mma.sync with f16 and bf16 operands (xgemm_mma.cl)
+inline const std::vector<std::string> kDeviceFeatures = {"nvidia_sm80"};
 
 // A `dtypes` list ("f16 bf16" or "f16,bf16") for operator op: Error on an unknown format, a repeat,
 // or a 16-bit format for an operator without a dtype attribute.

@@ -11,6 +11,7 @@
 #include "bench/paired.hpp"
 #include "bench/timed.hpp"
 #include "core/error.hpp"
+#include "core/dtype.hpp"
 #include "core/registry.hpp"
 
 namespace plumbline::tune {
@@ -50,7 +51,7 @@ Candidate evaluate(KernelChecker& kc, const plans::Variant& base, const Defines&
   repro_source.defines.clear();
   for (const auto& [n, x] : d) repro_source.defines.push_back(n + "=" + x);
   try {
-    kc.program_for(v);
+    kc.program_for(v, dtype_from_string(plans::dtypes_of(v).front()));  // in a format it takes (mma: 16-bit only)
   } catch (const Error& e) {
     c.message = "does not build: " + first_line(e.what());
     return c;
