@@ -39,9 +39,26 @@ DevicePeaks calibrate(ocl::Runtime& rt) {
                                 rt.run(k, cl::NDRange(static_cast<size_t>(floats / 4)), cl::NullRange, "copy_bandwidth"));
     peaks.gbps = best / 1e9;
   }
+  if (std::find(rt.device().features.begin(), rt.device().features.end(), "nvidia_sm80") != rt.device().features.end()) {
+    const cl::Program mma = rt.build_file("calibration_mma.cl", "").program;
+    const size_t local = 128;
+    const size_t global = std::max<size_t>(1, rt.device().compute_units) * 1024;
+    ocl::GuardedBuffer out = rt.buffer("calibration_mma_out", static_cast<int64_t>(global));
+    cl::Kernel k(mma, "mma_peak");
+    int iters = 64;
+    for (int attempt = 0; attempt < 12; ++attempt) {  // grow until one run takes >= 20 ms
+      ocl::set_args(k, out, iters);
+      if (rt.run(k, cl::NDRange(global), cl::NDRange(local), "mma_peak") >= 0.02) break;
+      iters *= 2;
+    }
+    double best = 0;
+    for (int run = 0; run < 5; ++run) best = std::max(best, 1024.0 * iters * global / rt.run(k, cl::NDRange(global), cl::NDRange(local), "mma_peak"));
+    peaks.tensor_gflops = best / 1e9;
+  }
   peaks.method = "measured: fma_peak (16 float" + std::to_string(vec) + " fma chains per work-item) and copy_bandwidth (" +
                  std::to_string(std::min<uint64_t>({uint64_t{256} << 20, rt.device().max_alloc_bytes / 2, rt.device().global_mem_bytes / 8}) >> 20) +
-                 " MiB copy), best of 5-6 runs (opencl/kernels/calibration.cl)";
+                 " MiB copy), best of 5-6 runs (opencl/kernels/calibration.cl)" +
+                 std::string(peaks.tensor_gflops > 0 ? "; mma_peak (8 bf16 mma.sync chains per warp, calibration_mma.cl), best of 5" : "");
   return peaks;
 }
 

@@ -57,6 +57,8 @@ def rows_of(ours_doc, torch_doc, run):
         # Throughput at the median time, and against the device's measured peaks (the run's context).
         ctx = ours_doc.get("context", {})
         peak_f = float(ctx.get(f"device.{where}.peak_gflops", "nan")) * 1e9
+        if ("dtype=f16" in name or "dtype=bf16" in name) and f"device.{where}.peak_tensor_gflops" in ctx:
+            peak_f = float(ctx[f"device.{where}.peak_tensor_gflops"]) * 1e9  # 16-bit: the tensor cores' measured rate
         peak_b = float(ctx.get(f"device.{where}.peak_gbps", "nan")) * 1e9
         row["gflops"] = row.get("flops", 0) / t / 1e9
         row["gbps"] = row.get("bytes", 0) / t / 1e9

@@ -11,6 +11,7 @@
 #include "bench/clblast_peer.hpp"
 #include "bench/cpu_peer.hpp"
 #include "bench/timed.hpp"
+#include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "opencl/device.hpp"
@@ -59,10 +60,12 @@ void set_counters(benchmark::State& st, const Problem& p, double seconds_per_ite
   st.counters["flops"] = sig.flops;
   st.counters["bytes"] = sig.bytes();
   if (peaks && peaks->gflops > 0) {
-    st.counters["pct_peak_flops"] = 100 * gflops / peaks->gflops;
+    // A 16-bit problem's FLOPs against the tensor cores where they were measured, else FP32's.
+    const double peak = dtype_of(p) != DType::F32 && peaks->tensor_gflops > 0 ? peaks->tensor_gflops : peaks->gflops;
+    st.counters["pct_peak_flops"] = 100 * gflops / peak;
     st.counters["pct_peak_bw"] = 100 * gbps / peaks->gbps;
     // Roofline: the shortest time its FLOPs and its bytes allow, over the time taken.
-    const double best = std::max(sig.flops / (peaks->gflops * 1e9), sig.bytes() / (peaks->gbps * 1e9));
+    const double best = std::max(sig.flops / (peak * 1e9), sig.bytes() / (peaks->gbps * 1e9));
     st.counters["pct_roofline"] = 100 * best / seconds_per_iter;
   }
 }
@@ -210,8 +213,10 @@ int run_suite(const SuiteOptions& opt) {
     benchmark::AddCustomContext(key + ".peak_gflops", std::to_string(d->peaks.gflops));
     benchmark::AddCustomContext(key + ".peak_gbps", std::to_string(d->peaks.gbps));
     benchmark::AddCustomContext(key + ".peaks_method", d->peaks.method);
-    std::printf("%s: %s, peaks measured: %.1f GFLOP/s FP32, %.1f GB/s\n", info.selector.c_str(), info.name.c_str(),
-                d->peaks.gflops, d->peaks.gbps);
+    if (d->peaks.tensor_gflops > 0) benchmark::AddCustomContext(key + ".peak_tensor_gflops", std::to_string(d->peaks.tensor_gflops));
+    std::printf("%s: %s, peaks measured: %.1f GFLOP/s FP32, %.1f GB/s", info.selector.c_str(), info.name.c_str(), d->peaks.gflops, d->peaks.gbps);
+    if (d->peaks.tensor_gflops > 0) std::printf(", %.1f GFLOP/s 16-bit on the tensor cores (the roofline of f16 and bf16 problems)", d->peaks.tensor_gflops);
+    std::printf("\n");
     devices.push_back(std::move(d));
   }
   benchmark::AddCustomContext("plumbline.build", PLUMBLINE_BUILD_ID);

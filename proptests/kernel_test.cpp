@@ -229,6 +229,33 @@ TEST(TuningDatabase, AVariantShapedForAnotherTypeOfDeviceIsPassedOver) {
   EXPECT_EQ(select_with(other + " " + type), "direct");
 }
 
+TEST(TuningDatabase, AVariantNeedingAFeatureTheDeviceLacksIsNotRun) {
+  // gemm.plan's `mma` needs nvidia_sm80 (inline PTX that builds on NVIDIA only): on a device without
+  // it, check does not cover it (its program would not build), bf16 problems go to xgemm, and asking
+  // for it by name is an error that names the feature; on a device with it, it serves them.
+  auto& dev = devices().at(0);
+  const auto& features = dev.runtime->device().features;
+  const bool has = std::find(features.begin(), features.end(), "nvidia_sm80") != features.end();
+  const Problem p = Problem::parse("matmul:m=64,k=32,n=64,dtype=bf16");
+  KernelChecker kc(*dev.runtime);
+  std::set<std::string> names;
+  for (const auto& v : kc.variants("matmul")) names.insert(v.name);
+  EXPECT_EQ(names.count("mma"), has ? 1u : 0u);
+  EXPECT_EQ(kc.kernels("matmul").unavailable.count("mma"), has ? 0u : 1u);
+  EXPECT_EQ(kc.select(p).name.substr(0, 3), has ? "mma" : "xge");
+  KernelChecker named(*dev.runtime, plans::KernelSource{.variant = "mma"});
+  if (has) {
+    EXPECT_EQ(named.select(p).name.substr(0, 3), "mma");
+  } else {
+    try {
+      named.select(p);
+      ADD_FAILURE() << "--variant mma ran on a device without nvidia_sm80";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("matmul/mma needs nvidia_sm80"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // An entry is found by (op, variant, class): a plan edit that renames a variant or changes its classes
 // leaves the entry unread and the device on the defaults, with nothing said (adding `rows`/`vocab` to
 // softmax's `resident` would have dropped PoCL's `off` entries for class `all`). Each entry must name a

@@ -156,7 +156,7 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, devices, when, let, scratch, counters, tune, require, class, step, args, global, local)");
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, devices, needs, when, let, scratch, counters, tune, require, class, step, args, global, local)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
@@ -203,6 +203,18 @@ TEST(PlanFormat, DevicesNameTheTypesAVariantIsShapedFor) {
   EXPECT_EQ(plan_error("op sum\nvariant v\n  devices gpu gpu\n"), "t.plan:3: device type gpu is given twice");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  devices\n"), "t.plan:3: 'devices' needs device types (cpu gpu accelerator)");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  step s\n  devices cpu\n"), "t.plan:4: 'devices' belongs to the variant: put it before the first 'step'");
+}
+
+TEST(PlanFormat, NeedsNamesTheDeviceFeaturesAVariantBuildsWith) {
+  const auto vs = parse_plan("op sum\nvariant v\n  needs nvidia_sm80\n  step s\n    args x, y\n    global n\n"
+                             "variant u\n  step s\n    args x, y\n    global n\n",
+                             "t.plan");
+  EXPECT_EQ(vs[0].needs, (std::vector<std::string>{"nvidia_sm80"}));
+  EXPECT_TRUE(vs[1].needs.empty()) << "no line: nothing needed";
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs tensor_cores\n"), "t.plan:3: device feature 'tensor_cores': known features are nvidia_sm80");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs nvidia_sm80 nvidia_sm80\n"), "t.plan:3: device feature nvidia_sm80 is given twice");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs\n"), "t.plan:3: 'needs' needs device features (nvidia_sm80)");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs nvidia_sm80\n  needs nvidia_sm80\n"), "t.plan:4: a second 'needs' line");
 }
 
 TEST(PlanFormat, LetNamesAnExpressionForTheLinesAfterIt) {

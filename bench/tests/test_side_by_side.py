@@ -51,6 +51,15 @@ class SideBySide(unittest.TestCase):
         self.assertAlmostEqual(row["pct_peak_flops"], 0.1)  # of 1000 GFLOP/s
         self.assertEqual(row["run"], paths[0])
 
+    def test_16_bit_rows_against_the_tensor_peak(self):
+        ctx = dict(CTX, **{"device.nvidia:0.peak_tensor_gflops": "4000"})
+        ours = doc({"matmul:m=8,dtype=bf16@nvidia:0": 2.0, "matmul:m=8@nvidia:0": 2.0}, ctx=ctx, flops=2e6, nbytes=1e5)
+        torch = doc({"matmul:m=8,dtype=bf16@cuda:0+torch-fp32": 1.0, "matmul:m=8@cuda:0+torch-fp32": 1.0})
+        res, _ = self.run_script(ours, torch)
+        rows = {r["problem"]: r for r in res["rows"]}
+        self.assertAlmostEqual(rows["matmul:m=8,dtype=bf16"]["pct_peak_flops"], 0.025)  # 1 GFLOP/s of 4000
+        self.assertAlmostEqual(rows["matmul:m=8"]["pct_peak_flops"], 0.1)  # float32: of the FP32 peak, 1000
+
     def test_pairs_merge_later_wins(self):
         ours1 = doc({"add:n=8@nvidia:0": 2.0, "mul:n=8@nvidia:0": 3.0})
         torch1 = doc({"add:n=8@cuda:0+torch-fp32": 1.0, "mul:n=8@cuda:0+torch-fp32": 1.0})

@@ -1,0 +1,314 @@
+// matmul on NVIDIA's tensor cores (gemm.plan's `mma`, which `needs nvidia_sm80`): C = op(A) @ op(B) in
+// f16 or bf16 with float accumulation, through inline PTX `mma.sync.aligned.m16n8k16` (sm_80 and later;
+// NVIDIA's OpenCL compiler passes `asm` through to ptxas). The same arguments as xgemm.cl's entry.
+//
+// A work-group of MWARPS x NWARPS warps computes an MWG x NWG tile of C; each warp a (MWG / MWARPS) x
+// (NWG / NWARPS) part of it as MFR x NFR fragments of 16 x 8, whose accumulators it holds in registers.
+// The depth is walked KWG at a time through local memory, double-buffered: the next slab's global
+// loads are issued before the current one is multiplied, one barrier per slab (as xgemm.h).
+//
+// The slabs hold both operands depth-contiguous: A as [MWG rows][KWG depths], B as [NWG columns][KWG
+// depths], as 32-bit words of two neighbouring depths, which is what the instruction's A (row) and B
+// (col) fragments take. Within each 16 depths (a group: 8 words) the words are stored in the order
+// 0 4 1 5 2 6 3 7, so that a lane's two words of a fragment row (depths 2t and 2t + 8, lane t = 0..3)
+// are one 64-bit load. Rows are KWG / 2 words apart, unpadded; a row's groups are swizzled (GROUP_AT:
+// group g of row r at g ^ ((r / (64 / KWG)) % (KWG / 16))) so that a half-warp's 64-bit fragment loads,
+// 4 rows x 4 lanes of one group, hit 32 distinct banks.
+// An operand stored depth-contiguous in memory (A with ta = 0, B with tb = 1) is copied as it is; one
+// stored row-contiguous (A with ta = 1, B with tb = 0) is read as pairs of depth rows and interleaved
+// into words as it is stored.
+//
+// Accuracy: products of two 16-bit numbers are exact in float, and the sums are float (the tensor
+// core's accumulation order within a 16-deep step is its own: any order fits the check's bound). Each
+// result is rounded once, as it is stored. Outside the matrix the slabs hold 0 (0 * 0 in the padding).
+#include "storage.h"
+
+#if !defined(DTYPE_F16) && !defined(DTYPE_BF16)
+#error "xgemm_mma: the tensor-core GEMM takes f16 or bf16 (dtypes in gemm.plan)"
+#endif
+#if defined(DTYPE_F16)
+#define MMA_TYPES "f32.f16.f16.f32"
+#else
+#define MMA_TYPES "f32.bf16.bf16.f32"
+#endif
+
+#ifndef MMA_EMULATE
+#define MMA_EMULATE 0  // 1: the instruction emulated (mma_emulated), for devices without it
+#endif
+#ifndef PREFETCH
+#define PREFETCH 1  // slabs whose global loads are in flight while one is multiplied (registers: the ring below)
+#endif
+#ifndef MWG
+#define MWG 128
+#endif
+#ifndef NWG
+#define NWG 128
+#endif
+#ifndef KWG
+#define KWG 32
+#endif
+#ifndef MWARPS
+#define MWARPS 2
+#endif
+#ifndef NWARPS
+#define NWARPS 4
+#endif
+
+#define WGS (32 * MWARPS * NWARPS)  // work-items per work-group
+#define MFR (MWG / MWARPS / 16)     // 16-row fragments per warp
+#define NFR (NWG / NWARPS / 8)      // 8-column fragments per warp
+#define SW (KWG / 2)                // words from one slab row to the next
+#define GROUP_AT(r, g) (8 * ((g) ^ (((r) / (64 / KWG)) % (KWG / 16))))  // where group g of row r starts
+#define A_CHUNKS ((MWG * KWG / 16 + WGS - 1) / WGS)  // 32-byte chunks of the A slab per work-item (the
+#define B_CHUNKS ((NWG * KWG / 16 + WGS - 1) / WGS)  // last round may leave some work-items out)
+
+#if MWG % (16 * MWARPS) != 0 || NWG % (8 * NWARPS) != 0 || (KWG != 16 && KWG != 32 && KWG != 64)
+#error "xgemm_mma: the tile sizes break its constraints (the require lines of its variant in gemm.plan)"
+#endif
+
+// The raw 16-bit words of an operand, whatever its storage format.
+#define RAW(p) ((__global const ushort*)(p))
+
+// Chunk l of this work-item's share of one slab, into two 16-byte registers r[2l], r[2l + 1]:
+//   depth-contiguous operand: one row x of op(X), depths 16g .. 16g + 15 (both registers: one run of 32 bytes);
+//   row-contiguous operand: depths 2p (r[2l]) and 2p + 1 (r[2l + 1]), rows 8q .. 8q + 7 of each.
+// Lanes walk the depth first either way, so that every 32-byte sector a warp reads is read whole.
+// inside: the slab lies in the matrix, the leading dimension and the batch offset are multiples of 8
+// (16-byte loads); else each element is loaded on its own, 0 outside the matrix.
+#define SLAB_LOADS(NAME, XWG, CHUNKS)                                                                          \
+  void NAME(__global const ushort* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, int aligned, \
+            uint4 r[2 * CHUNKS]) {                                                                           \
+    const int lid = get_local_id(0);                                                                           \
+    const int inside = aligned && x0 + XWG <= xs && k0 + KWG <= ks;                                           \
+    _Pragma("unroll") for (int l = 0; l < CHUNKS; ++l) {                                                       \
+      const int c = lid + l * WGS;                                                                             \
+      if (CHUNKS * WGS > XWG * KWG / 16 && c >= XWG * KWG / 16) break; /* past the slab */                    \
+      if (contiguous_depth) {                                                                                  \
+        const int x = c / (KWG / 16), d = 16 * (c % (KWG / 16));                                               \
+        __global const ushort* s = p + (long)(x0 + x) * ld + k0 + d;                                           \
+        if (inside) {                                                                                          \
+          r[2 * l] = *(__global const uint4*)s;                                                                \
+          r[2 * l + 1] = *(__global const uint4*)(s + 8);                                                      \
+        } else {                                                                                               \
+          uint w[8];                                                                                           \
+          _Pragma("unroll") for (int e = 0; e < 8; ++e) {                                                      \
+            const int k = k0 + d + 2 * e;                                                                      \
+            const int row = x0 + x < xs;                                                                       \
+            const uint lo = row && k < ks ? s[2 * e] : 0, hi = row && k + 1 < ks ? s[2 * e + 1] : 0;          \
+            w[e] = lo | hi << 16;                                                                              \
+          }                                                                                                    \
+          r[2 * l] = (uint4)(w[0], w[1], w[2], w[3]);                                                          \
+          r[2 * l + 1] = (uint4)(w[4], w[5], w[6], w[7]);                                                      \
+        }                                                                                                      \
+      } else {                                                                                                 \
+        const int pr = c % (KWG / 2), q = c / (KWG / 2);                                                       \
+        __global const ushort* s = p + (long)(k0 + 2 * pr) * ld + x0 + 8 * q;                                  \
+        if (inside) {                                                                                          \
+          r[2 * l] = *(__global const uint4*)s;                                                                \
+          r[2 * l + 1] = *(__global const uint4*)(s + ld);                                                     \
+        } else {                                                                                               \
+          uint w[8];                                                                                           \
+          _Pragma("unroll") for (int e = 0; e < 8; ++e) {                                                      \
+            const int half_ = e / 4, x = x0 + 8 * q + 2 * (e % 4), k = k0 + 2 * pr + half_;                  \
+            __global const ushort* t = s + half_ * (long)ld + 2 * (e % 4);                                     \
+            const uint lo = k < ks && x < xs ? t[0] : 0, hi = k < ks && x + 1 < xs ? t[1] : 0;                 \
+            w[e] = lo | hi << 16;                                                                              \
+          }                                                                                                    \
+          r[2 * l] = (uint4)(w[0], w[1], w[2], w[3]);                                                          \
+          r[2 * l + 1] = (uint4)(w[4], w[5], w[6], w[7]);                                                      \
+        }                                                                                                      \
+      }                                                                                                        \
+    }                                                                                                          \
+  }
+
+// Word w (depths 2w, 2w + 1) of row r: in its group at 2 (w % 4) + (w % 8) / 4, the order 0 4 1 5 2 6 3 7.
+#define WORD_AT(r, w) (GROUP_AT(r, (w) / 8) + 2 * ((w) % 4) + ((w) % 8) / 4)
+
+// The registers of SLAB_LOADS into a slab (layout: this file's head).
+#define SLAB_STORES(NAME, XWG, CHUNKS)                                                                         \
+  void NAME##_store(int contiguous_depth, const uint4 r[2 * CHUNKS], __local uint* s) {                        \
+    const int lid = get_local_id(0);                                                                           \
+    _Pragma("unroll") for (int l = 0; l < CHUNKS; ++l) {                                                       \
+      const int c = lid + l * WGS;                                                                             \
+      if (CHUNKS * WGS > XWG * KWG / 16 && c >= XWG * KWG / 16) break;                                         \
+      if (contiguous_depth) {                                                                                  \
+        const int x = c / (KWG / 16), g = c % (KWG / 16);                                                      \
+        const uint4 lo = r[2 * l], hi = r[2 * l + 1]; /* words 0-3, 4-7 of the group */                       \
+        __local uint* d = s + x * SW + GROUP_AT(x, g);                                                         \
+        *(__local uint4*)d = (uint4)(lo.x, hi.x, lo.y, hi.y);                                                  \
+        *(__local uint4*)(d + 4) = (uint4)(lo.z, hi.z, lo.w, hi.w);                                            \
+      } else {                                                                                                 \
+        const int pr = c % (KWG / 2), q = c / (KWG / 2);                                                       \
+        const uint e0[4] = {r[2 * l].x, r[2 * l].y, r[2 * l].z, r[2 * l].w};         /* depth 2pr */          \
+        const uint e1[4] = {r[2 * l + 1].x, r[2 * l + 1].y, r[2 * l + 1].z, r[2 * l + 1].w}; /* 2pr + 1 */    \
+        _Pragma("unroll") for (int j = 0; j < 4; ++j) {                                                        \
+          const int x = 8 * q + 2 * j; /* rows x and x + 1: the halves of word j */                           \
+          s[x * SW + WORD_AT(x, pr)] = (e0[j] & 0xFFFFu) | e1[j] << 16;                                        \
+          s[(x + 1) * SW + WORD_AT(x + 1, pr)] = e0[j] >> 16 | (e1[j] & 0xFFFF0000u);                          \
+        }                                                                                                      \
+      }                                                                                                        \
+    }                                                                                                          \
+  }
+SLAB_LOADS(slab_a, MWG, A_CHUNKS)
+SLAB_LOADS(slab_b, NWG, B_CHUNKS)
+SLAB_STORES(slab_a, MWG, A_CHUNKS)
+SLAB_STORES(slab_b, NWG, B_CHUNKS)
+
+#if MMA_EMULATE
+// The instruction computed through local memory by the warp's lanes, for a device without tensor cores:
+// the layouts above, and so the slab code, can be checked anywhere (tests/mma_emulated.plan; the result
+// is what mma.sync gives up to the order of the sums). The fragments as PTX's ISA lays them out: lane
+// (gi, t) holds A's rows gi and gi + 8 at depths 2t, 2t + 1 and 2t + 8, 2t + 9; B's column gi at the same
+// depths; C's rows gi and gi + 8 at columns 2t, 2t + 1. Every work-item calls it (work-group barriers).
+float raw_to_float(uint h) {
+#if defined(DTYPE_F16)
+  const ushort u = (ushort)h;
+  return vload_half(0, (const __private half*)&u);
+#else
+  return as_float(h << 16);
+#endif
+}
+void mma_emulated(float c[4], const uint a[4], const uint b[2], int lane, __local float* s) {
+  __local float* sa = s;             // A [16 rows][16 depths]
+  __local float* sb = s + 16 * 16;   // B [16 depths][8 columns]
+  const int gi = lane / 4, t = lane % 4;
+  for (int h = 0; h < 2; ++h) {
+    sa[gi * 16 + 2 * t + h] = raw_to_float(a[0] >> (16 * h));
+    sa[(gi + 8) * 16 + 2 * t + h] = raw_to_float(a[1] >> (16 * h));
+    sa[gi * 16 + 2 * t + 8 + h] = raw_to_float(a[2] >> (16 * h));
+    sa[(gi + 8) * 16 + 2 * t + 8 + h] = raw_to_float(a[3] >> (16 * h));
+    sb[(2 * t + h) * 8 + gi] = raw_to_float(b[0] >> (16 * h));
+    sb[(2 * t + 8 + h) * 8 + gi] = raw_to_float(b[1] >> (16 * h));
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int e = 0; e < 4; ++e) {
+    const int row = gi + 8 * (e / 2), col = 2 * t + e % 2;
+    for (int d = 0; d < 16; ++d) c[e] += sa[row * 16 + d] * sb[d * 8 + col];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
+// One 16-deep step of a warp: its fragments from the slabs (depth group g), then MFR x NFR mma.
+// emu: the warp's room for mma_emulated (unused with the instruction).
+void warp_frags(__local const uint* as, __local const uint* bs, int g, int lane, uint af[MFR][4], uint bf[NFR][2]) {
+  const int gi = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int i = 0; i < MFR; ++i) {
+    const int r = 16 * i + gi;  // rows from the warp's first, a multiple of 16: the same swizzle
+    const uint2 top = *(__local const uint2*)(as + r * SW + GROUP_AT(r, g) + 2 * t);
+    const uint2 bottom = *(__local const uint2*)(as + (r + 8) * SW + GROUP_AT(r + 8, g) + 2 * t);
+    af[i][0] = top.x;     // row gi, depths 2t, 2t + 1
+    af[i][1] = bottom.x;  // row gi + 8
+    af[i][2] = top.y;     // row gi, depths 2t + 8, 2t + 9
+    af[i][3] = bottom.y;
+  }
+#pragma unroll
+  for (int j = 0; j < NFR; ++j) {
+    const int r = 8 * j + gi;
+    const uint2 col = *(__local const uint2*)(bs + r * SW + GROUP_AT(r, g) + 2 * t);
+    bf[j][0] = col.x;  // column gi, depths 2t, 2t + 1
+    bf[j][1] = col.y;  // depths 2t + 8, 2t + 9
+  }
+}
+void warp_mma(uint af[MFR][4], uint bf[NFR][2], float acc[MFR * NFR * 4]) {
+#pragma unroll
+  for (int i = 0; i < MFR; ++i)
+#pragma unroll
+    for (int j = 0; j < NFR; ++j) {
+      const int f = 4 * (i * NFR + j);
+#if MMA_EMULATE
+      float c[4] = {acc[f], acc[f + 1], acc[f + 2], acc[f + 3]};
+      mma_emulated(c, af[i], bf[j], lane, emu);
+      acc[f] = c[0], acc[f + 1] = c[1], acc[f + 2] = c[2], acc[f + 3] = c[3];
+#else
+      asm("mma.sync.aligned.m16n8k16.row.col." MMA_TYPES " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                   : "+f"(acc[f]), "+f"(acc[f + 1]), "+f"(acc[f + 2]), "+f"(acc[f + 3])
+                   : "r"(af[i][0]), "r"(af[i][1]), "r"(af[i][2]), "r"(af[i][3]), "r"(bf[j][0]), "r"(bf[j][1]));
+#endif
+    }
+}
+
+// Global size (cdiv(n, NWG) * WGS, cdiv(m, MWG), batches), local (WGS, 1, 1).
+__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+void xgemm_mma(int m, int n, int k, __global const real_t* a, int lda, int ta, long a_batch, __global const real_t* b, int ldb,
+               int tb, long b_batch, __global real_t* c, int ldc, long c_batch) {
+  __local uint4 as4[2][MWG * SW / 4], bs4[2][NWG * SW / 4];  // uint4: aligned for the 16-byte stores
+#if MMA_EMULATE
+  __local float emu[MWARPS * NWARPS][16 * 16 + 16 * 8];  // each warp's room for mma_emulated
+#define EMU(w) emu[w]
+#else
+#define EMU(w) ((__local float*)0)  // no room: 48 KiB is the slabs'
+#endif
+  const int lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
+  const int wm = warp / NWARPS, wn = warp % NWARPS;
+  const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
+  const long z = get_group_id(2);
+  __global const ushort* pa = RAW(a) + z * a_batch;
+  __global const ushort* pb = RAW(b) + z * b_batch;
+  const int a_aligned = lda % 8 == 0 && a_batch % 8 == 0, b_aligned = ldb % 8 == 0 && b_batch % 8 == 0;
+
+  float acc[MFR * NFR * 4];
+#pragma unroll
+  for (int i = 0; i < MFR * NFR * 4; ++i) acc[i] = 0.0f;
+
+  // A ring of PREFETCH slabs in registers: slab s + 1 + PREFETCH is loaded as soon as slab s + 1 has
+  // left its registers for local memory, and is stored PREFETCH slabs later, so that its loads have
+  // PREFETCH slabs' multiplications to arrive in (one block of 8 warps per multiprocessor hides little).
+  uint4 ra[PREFETCH][2 * A_CHUNKS], rb[PREFETCH][2 * B_CHUNKS];
+#define as(i) ((__local uint*)as4[i])
+#define bs(i) ((__local uint*)bs4[i])
+#define LOAD_SLAB(slot, s)                                               \
+  slab_a(pa, lda, !ta, m0, (s) * KWG, m, k, a_aligned, ra[slot]);        \
+  slab_b(pb, ldb, tb, n0, (s) * KWG, n, k, b_aligned, rb[slot]);
+  const int slabs = (k + KWG - 1) / KWG;
+  LOAD_SLAB(0, 0)
+  slab_a_store(!ta, ra[0], as(0));
+  slab_b_store(tb, rb[0], bs(0));
+#pragma unroll
+  for (int u = 1; u <= PREFETCH; ++u)
+    if (u < slabs) { LOAD_SLAB(u % PREFETCH, u) }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s0 = 0; s0 < slabs; s0 += PREFETCH) {
+#pragma unroll
+    for (int u = 0; u < PREFETCH; ++u) {  // unrolled: the ring's slots are registers (s + 1 sits in slot (u + 1) % PREFETCH)
+      const int s = s0 + u, cur = s & 1;
+      if (s >= slabs) break;
+      uint af[KWG / 16][MFR][4], bf[KWG / 16][NFR][2];
+#pragma unroll
+      for (int g = 0; g < KWG / 16; ++g)
+        warp_frags(as(cur) + wm * (MWG / MWARPS) * SW, bs(cur) + wn * (NWG / NWARPS) * SW, g, lane, af[g], bf[g]);
+#pragma unroll
+      for (int g = 0; g < KWG / 16; ++g) warp_mma(af[g], bf[g], acc);
+      if (s + 1 < slabs) {
+        slab_a_store(!ta, ra[(u + 1) % PREFETCH], as(cur ^ 1));  // the other buffer: its last readers passed the barrier before
+        slab_b_store(tb, rb[(u + 1) % PREFETCH], bs(cur ^ 1));
+      }
+      if (s + 1 + PREFETCH < slabs) { LOAD_SLAB((u + 1) % PREFETCH, s + 1 + PREFETCH) }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+
+  // Fragment (i, j)'s accumulators: rows gi and gi + 8, columns 2t and 2t + 1 of its 16 x 8.
+  c += z * c_batch;
+  const int gi = lane / 4, t = lane % 4;
+  const int pairs = ldc % 2 == 0 && c_batch % 2 == 0;  // two neighbours as one aligned store
+#pragma unroll
+  for (int i = 0; i < MFR; ++i)
+#pragma unroll
+    for (int j = 0; j < NFR; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = m0 + wm * (MWG / MWARPS) + 16 * i + gi + 8 * h;
+        const int col = n0 + wn * (NWG / NWARPS) + 8 * j + 2 * t;
+        const float v0 = acc[4 * (i * NFR + j) + 2 * h], v1 = acc[4 * (i * NFR + j) + 2 * h + 1];
+        if (row >= m) continue;
+        __global real_t* y = c + (long)row * ldc + col;
+        if (pairs && col + 1 < n) {
+          ST2(y, ((float2)(v0, v1)));
+        } else {
+          if (col < n) ST(y, 0, v0);
+          if (col + 1 < n) ST(y, 1, v1);
+        }
+      }
+}
