@@ -1,8 +1,29 @@
 #include "bench/calibration.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace plumbline::bench {
+
+namespace {
+
+// FLOP/s of a peak kernel that runs `iters` rounds of flops_per_round FLOPs per work-item: iters grown
+// until one run takes 20 ms, then the best of 5 runs. set_iters sets the kernel's arguments for iters.
+double best_rate(ocl::Runtime& rt, cl::Kernel& k, size_t global, double flops_per_round, const std::function<void(int)>& set_iters) {
+  const size_t local = 128;
+  const std::string name = k.getInfo<CL_KERNEL_FUNCTION_NAME>();  // for the runtime's messages
+  int iters = 64;
+  for (int attempt = 0; attempt < 12; ++attempt) {
+    set_iters(iters);
+    if (rt.run(k, cl::NDRange(global), cl::NDRange(local), name) >= 0.02) break;
+    iters *= 2;
+  }
+  double best = 0;
+  for (int run = 0; run < 5; ++run) best = std::max(best, flops_per_round * iters * global / rt.run(k, cl::NDRange(global), cl::NDRange(local), name));
+  return best;
+}
+
+}  // namespace
 
 DevicePeaks calibrate(ocl::Runtime& rt) {
   // A CPU's FMA peak needs its widest vectors (one AVX-512 register is 16 floats); a GPU's lanes are
@@ -11,19 +32,10 @@ DevicePeaks calibrate(ocl::Runtime& rt) {
   const cl::Program program = rt.build_file("calibration.cl", "-DPEAK_VEC=" + std::to_string(vec)).program;
   DevicePeaks peaks;
   {
-    const size_t local = 128;
     const size_t global = std::max<size_t>(1, rt.device().compute_units) * 2048;
     ocl::GuardedBuffer out = rt.buffer("calibration_out", static_cast<int64_t>(global));
     cl::Kernel k(program, "fma_peak");
-    int iters = 64;
-    for (int attempt = 0; attempt < 12; ++attempt) {  // grow until one run takes >= 20 ms
-      ocl::set_args(k, out, iters, 0.999f, 1e-3f);
-      if (rt.run(k, cl::NDRange(global), cl::NDRange(local), "fma_peak") >= 0.02) break;
-      iters *= 2;
-    }
-    double best = 0;
-    for (int run = 0; run < 5; ++run) best = std::max(best, 32.0 * vec * iters * global / rt.run(k, cl::NDRange(global), cl::NDRange(local), "fma_peak"));
-    peaks.gflops = best / 1e9;
+    peaks.gflops = best_rate(rt, k, global, 32.0 * vec, [&](int iters) { ocl::set_args(k, out, iters, 0.999f, 1e-3f); }) / 1e9;
   }
   {
     const int64_t budget = static_cast<int64_t>(std::min<uint64_t>({uint64_t{256} << 20, rt.device().max_alloc_bytes / 2,
@@ -41,19 +53,10 @@ DevicePeaks calibrate(ocl::Runtime& rt) {
   }
   if (std::find(rt.device().features.begin(), rt.device().features.end(), "nvidia_sm80") != rt.device().features.end()) {
     const cl::Program mma = rt.build_file("calibration_mma.cl", "").program;
-    const size_t local = 128;
     const size_t global = std::max<size_t>(1, rt.device().compute_units) * 1024;
     ocl::GuardedBuffer out = rt.buffer("calibration_mma_out", static_cast<int64_t>(global));
     cl::Kernel k(mma, "mma_peak");
-    int iters = 64;
-    for (int attempt = 0; attempt < 12; ++attempt) {  // grow until one run takes >= 20 ms
-      ocl::set_args(k, out, iters);
-      if (rt.run(k, cl::NDRange(global), cl::NDRange(local), "mma_peak") >= 0.02) break;
-      iters *= 2;
-    }
-    double best = 0;
-    for (int run = 0; run < 5; ++run) best = std::max(best, 1024.0 * iters * global / rt.run(k, cl::NDRange(global), cl::NDRange(local), "mma_peak"));
-    peaks.tensor_gflops = best / 1e9;
+    peaks.tensor_gflops = best_rate(rt, k, global, 1024.0, [&](int iters) { ocl::set_args(k, out, iters); }) / 1e9;
   }
   peaks.method = "measured: fma_peak (16 float" + std::to_string(vec) + " fma chains per work-item) and copy_bandwidth (" +
                  std::to_string(std::min<uint64_t>({uint64_t{256} << 20, rt.device().max_alloc_bytes / 2, rt.device().global_mem_bytes / 8}) >> 20) +
