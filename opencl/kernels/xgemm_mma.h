@@ -8,13 +8,20 @@
 // The depth is walked KWG at a time through local memory, double-buffered: the next slab's global
 // loads are issued before the current one is multiplied, one barrier per slab (as xgemm.h).
 //
-// The slabs hold both operands depth-contiguous: A as [MWG rows][KWG depths], B as [NWG columns][KWG
-// depths], as 32-bit words of two neighbouring depths, which is what the instruction's A (row) and B
-// (col) fragments take. Within each 16 depths (a group: 8 words) the words are stored in the order
-// 0 4 1 5 2 6 3 7, so that a lane's two words of a fragment row (depths 2t and 2t + 8, lane t = 0..3)
-// are one 64-bit load. Rows are KWG / 2 words apart, unpadded; a row's groups are swizzled (GROUP_AT:
-// group g of row r at g ^ ((r / (64 / KWG)) % (KWG / 16))) so that a half-warp's 64-bit fragment loads,
-// 4 rows x 4 lanes of one group, hit 32 distinct banks.
+// The slabs hold both operands depth-contiguous, as 32-bit words of two neighbouring depths, which is
+// what the instruction's A (row) and B (col) fragments take; a group is 16 depths (8 words).
+//   B: [NWG columns][KWG depths]. Within a group the words are stored in the order 0 4 1 5 2 6 3 7, so
+//   that a lane's two words (depths 2t and 2t + 8, lane t = 0..3) are one 64-bit load. Rows are
+//   KWG / 2 words apart, unpadded; a row's groups are swizzled (GROUP_AT: group g of row r at
+//   g ^ ((r / (64 / KWG)) % (KWG / 16))) so that a half-warp's loads, 4 rows x 4 lanes, hit 32 banks.
+//   A: in the fragment's own order, so that a lane's four words are one 128-bit load into the register
+//   quad the instruction takes (with B's order the compiler spent three moves an mma assembling them:
+//   ncu and the SASS, bench/results/h100-2026-11-26/mma/NOTES.md). Rows r and r + 8 of each 16-row
+//   tile share a super-row of KWG words (A_SR), where word w of row r sits at A_POS: per group, slot
+//   w % 4 holds (row r, w), (row r + 8, w), (row r, w + 4), (row r + 8, w + 4), which is the quad
+//   (a0a1, a2a3, a4a5, a6a7) of lane 4 gi + t for t = w % 4. Slots are swizzled by the super-row
+//   ((sr >> 1) & 3) and groups swapped on odd super-rows, so that a quarter-warp's 128-bit loads (2
+//   super-rows x 4 slots) and the slab stores (2-way at worst) spread over the banks.
 // An operand stored depth-contiguous in memory (A with ta = 0, B with tb = 1) is copied as it is; one
 // stored row-contiguous (A with ta = 1, B with tb = 0) is read as pairs of depth rows and interleaved
 // into words as it is stored.
@@ -124,8 +131,12 @@
     }                                                                                                          \
   }
 
-// Word w (depths 2w, 2w + 1) of row r: in its group at 2 (w % 4) + (w % 8) / 4, the order 0 4 1 5 2 6 3 7.
+// B: word w (depths 2w, 2w + 1) of row r: in its group at 2 (w % 4) + (w % 8) / 4, the order 0 4 1 5 2 6 3 7.
 #define WORD_AT(r, w) (GROUP_AT(r, (w) / 8) + 2 * ((w) % 4) + ((w) % 8) / 4)
+// A: the super-row of row x (rows r and r + 8 of a 16-row tile), and where word w of row x sits.
+#define A_SR(x) (((x) / 16) * 8 + (x) % 8)
+#define A_QUAD(sr, g, t) ((sr) * KWG + 16 * ((g) ^ ((sr) & (KWG / 16 > 1))) + 4 * ((t) ^ (((sr) >> 1) & 3)))  // lane t's quad of group g
+#define A_POS(x, w) (A_QUAD(A_SR(x), (w) / 8, (w) % 4) + 2 * (((w) % 8) / 4) + ((x) % 16) / 8)
 
 // The registers of SLAB_LOADS into a slab (layout: this file's head).
 #define SLAB_STORES(NAME, XWG, CHUNKS)                                                                         \
@@ -154,8 +165,33 @@
   }
 SLAB_LOADS(slab_a, MWG, A_CHUNKS)
 SLAB_LOADS(slab_b, NWG, B_CHUNKS)
-SLAB_STORES(slab_a, MWG, A_CHUNKS)
 SLAB_STORES(slab_b, NWG, B_CHUNKS)
+
+// A's registers of SLAB_LOADS into its slab, word by word at A_POS (the same chunks as SLAB_STORES).
+void slab_a_store(int contiguous_depth, const uint4 r[2 * A_CHUNKS], __local uint* s) {
+  const int lid = get_local_id(0);
+#pragma unroll
+  for (int l = 0; l < A_CHUNKS; ++l) {
+    const int c = lid + l * WGS;
+    if (A_CHUNKS * WGS > MWG * KWG / 16 && c >= MWG * KWG / 16) break;
+    if (contiguous_depth) {
+      const int x = c / (KWG / 16), g = c % (KWG / 16);
+      const uint w[8] = {r[2 * l].x, r[2 * l].y, r[2 * l].z, r[2 * l].w, r[2 * l + 1].x, r[2 * l + 1].y, r[2 * l + 1].z, r[2 * l + 1].w};
+#pragma unroll
+      for (int e = 0; e < 8; ++e) s[A_POS(x, 8 * g + e)] = w[e];
+    } else {
+      const int pr = c % (KWG / 2), q = c / (KWG / 2);
+      const uint e0[4] = {r[2 * l].x, r[2 * l].y, r[2 * l].z, r[2 * l].w};                  // depth 2pr
+      const uint e1[4] = {r[2 * l + 1].x, r[2 * l + 1].y, r[2 * l + 1].z, r[2 * l + 1].w};  // 2pr + 1
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int x = 8 * q + 2 * j;  // rows x and x + 1: the halves of word j
+        s[A_POS(x, pr)] = (e0[j] & 0xFFFFu) | e1[j] << 16;
+        s[A_POS(x + 1, pr)] = e0[j] >> 16 | (e1[j] & 0xFFFF0000u);
+      }
+    }
+  }
+}
 
 #if MMA_EMULATE
 // The instruction computed through local memory by the warp's lanes, for a device without tensor cores:
@@ -199,13 +235,12 @@ void warp_step(__local const uint* as, __local const uint* bs, int g, int lane, 
   uint af[MFR][4], bf[NFR][2];
 #pragma unroll
   for (int i = 0; i < MFR; ++i) {
-    const int r = 16 * i + gi;  // rows from the warp's first, a multiple of 16: the same swizzle
-    const uint2 top = *(__local const uint2*)(as + r * SW + GROUP_AT(r, g) + 2 * t);
-    const uint2 bottom = *(__local const uint2*)(as + (r + 8) * SW + GROUP_AT(r + 8, g) + 2 * t);
-    af[i][0] = top.x;     // row gi, depths 2t, 2t + 1
-    af[i][1] = bottom.x;  // row gi + 8
-    af[i][2] = top.y;     // row gi, depths 2t + 8, 2t + 9
-    af[i][3] = bottom.y;
+    // Super-rows from the warp's first (a multiple of 8: the same swizzle): rows gi and gi + 8 of tile i.
+    const uint4 q = *(__local const uint4*)(as + A_QUAD(8 * i + gi, g, t));
+    af[i][0] = q.x;  // row gi, depths 2t, 2t + 1
+    af[i][1] = q.y;  // row gi + 8
+    af[i][2] = q.z;  // row gi, depths 2t + 8, 2t + 9
+    af[i][3] = q.w;
   }
 #pragma unroll
   for (int j = 0; j < NFR; ++j) {
