@@ -69,6 +69,7 @@ KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::
   }
   if (at != std::string::npos) {
     auto t = k.tuned.find(source_in.variant);
+    if (t == k.tuned.end() && !k.unavailable.empty()) throw Error(unavailable_message(op, k, dev));
     if (t == k.tuned.end())
       throw Error(op + " has no tuned instance '" + source_in.variant + "' on " + dev.selector + " (" + dev.name + "): plumbline tune makes them");
     KernelVariants only;

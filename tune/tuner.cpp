@@ -124,7 +124,11 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       bases.push_back(&v);
     }
   }
-  if (results.empty()) throw Error("tune " + o.op + ": no tunable variant serves the problems given");
+  if (results.empty()) {
+    const KernelVariants& k = kc.kernels(o.op);
+    throw Error("tune " + o.op + ": no tunable variant serves the problems given" +
+                (k.unavailable.empty() ? std::string() : " (" + unavailable_message(o.op, k, kc.runtime().device()) + ")"));
+  }
   const double per_class = o.budget_seconds / static_cast<double>(results.size());
   // The database as it was before this run wrote to it (o.on_best writes each class's best as it goes).
   const std::vector<plans::TuningEntry> database = plans::tuning_database();
