@@ -266,12 +266,21 @@ void warp_step(__local const uint* as, __local const uint* bs, int g, int lane, 
     }
 }
 
+// An entry point may gather B's slabs itself (an implicit GEMM, conv_igemm_mma.cl): MMA_SLAB_B(k0, r)
+// fills registers r as slab_b does for a row-contiguous B (tb = 0), from the extra parameters MMA_PARAMS.
+#ifndef MMA_SLAB_B
+#define MMA_SLAB_B(k0, r) slab_b(pb, ldb, tb, n0, k0, n, k, b_aligned, r)
+#endif
+#ifndef MMA_PARAMS
+#define MMA_PARAMS
+#endif
+
 // The work-group's MWG x NWG tile of C at (m0, n0) into each warp's accumulators (layout: STORE_FRAGMENTS).
 // as4, bs4: the two slabs of each operand, MWG * SW and NWG * SW words each (XGEMM_MMA_LOCALS); emu:
 // the warp's room for mma_emulated. pa, pb: the batch entry's operands as raw 16-bit words.
 void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int lda, int ta, int a_aligned, __global const ushort* pb,
                           int ldb, int tb, int b_aligned, __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4],
-                          __local float* emu) {
+                          __local float* emu MMA_PARAMS) {
   const int lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
   const int wm = warp / NWARPS, wn = warp % NWARPS;
   const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
@@ -285,7 +294,7 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
   uint4 ra[PREFETCH][2 * A_CHUNKS], rb[PREFETCH][2 * B_CHUNKS];
 #define LOAD_SLAB(slot, s)                                               \
   slab_a(pa, lda, !ta, m0, (s) * KWG, m, k, a_aligned, ra[slot]);        \
-  slab_b(pb, ldb, tb, n0, (s) * KWG, n, k, b_aligned, rb[slot]);
+  MMA_SLAB_B((s) * KWG, rb[slot]);
   const int slabs = (k + KWG - 1) / KWG;
   LOAD_SLAB(0, 0)
   slab_a_store(!ta, ra[0], as(0));
@@ -328,12 +337,12 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
       const int row = r0 + 16 * i + 8 * h, col = c0 + 8 * j;                                                \
       if (row >= (m)) continue;                                                                             \
       const float v0 = acc[4 * (i * NFR + j) + 2 * h], v1 = acc[4 * (i * NFR + j) + 2 * h + 1];             \
-      __global real_t* y = (c) + (long)row * (ldc) + col;                                                   \
+      __global real_t* out_ = (c) + (long)row * (ldc) + col; /* not y: c may name one */                   \
       if (pairs && col + 1 < (n)) {                                                                         \
-        ST2(y, ((float2)(EPILOGUE(v0, row, col), EPILOGUE(v1, row, col + 1))));                             \
+        ST2(out_, ((float2)(EPILOGUE(v0, row, col), EPILOGUE(v1, row, col + 1))));                          \
       } else {                                                                                              \
-        if (col < (n)) ST(y, 0, EPILOGUE(v0, row, col));                                                    \
-        if (col + 1 < (n)) ST(y, 1, EPILOGUE(v1, row, col + 1));                                            \
+        if (col < (n)) ST(out_, 0, EPILOGUE(v0, row, col));                                                 \
+        if (col + 1 < (n)) ST(out_, 1, EPILOGUE(v1, row, col + 1));                                         \
       }                                                                                                     \
     }                                                                                                       \
   }

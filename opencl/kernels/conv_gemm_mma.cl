@@ -1,0 +1,32 @@
+// 1x1 convolutions with stride 1 and no padding forward on the tensor-core GEMM core (xgemm_mma.h;
+// conv.plan's `mma_gemm`, f16 and bf16 on NVIDIA): conv_gemm.cl's plain GEMM per image and group,
+//   Y[k', pixel] = W[k', c'] @ X[c', pixel] (+ bias[k'])    M = k/g, N = h*w, K = c/g,
+// W as A (depth-contiguous), the image's plane of the group as a row-contiguous B, nothing gathered and
+// no tap in padding (so no NaN step). Global size (cdiv(h*w, NWG) * WGS, cdiv(k/g, MWG), n * g).
+#include "xgemm_mma.h"
+
+// One tile of Y of image and group z; bias may be 0.
+void conv2d_gemm_mma_tile(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y, int c,
+                          int hw, int k, int g, __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4], __local float* emu,
+                          long z) {
+  const int image = z / g, group = z % g, cg = c / g, kg = k / g;
+  const long w_offset = (long)group * kg * cg, x_offset = ((long)image * c + group * cg) * hw, y_offset = ((long)image * k + group * kg) * hw;
+  xgemm_mma_accumulate(kg, hw, cg, RAW(wt) + w_offset, cg, 0, cg % 8 == 0 && w_offset % 8 == 0, RAW(x) + x_offset, hw, 0,
+                       hw % 8 == 0 && x_offset % 8 == 0, as4, bs4, acc, emu);
+  const int k0 = group * kg;
+#define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (row)) : (v))
+  STORE_FRAGMENTS(y + y_offset, hw, y_offset, kg, hw, WITH_BIAS)
+}
+
+__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+void conv2d_gemm_mma(__global const real_t* x, __global const real_t* wt, __global real_t* y, int c, int hw, int k, int g) {
+  XGEMM_MMA_LOCALS
+  conv2d_gemm_mma_tile(x, wt, 0, y, c, hw, k, g, as4, bs4, acc, emu, get_group_id(2));
+}
+
+__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+void conv2d_gemm_mma_bias(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y, int c,
+                          int hw, int k, int g) {
+  XGEMM_MMA_LOCALS
+  conv2d_gemm_mma_tile(x, wt, bias, y, c, hw, k, g, as4, bs4, acc, emu, get_group_id(2));
+}

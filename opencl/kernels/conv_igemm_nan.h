@@ -1,0 +1,49 @@
+// What the implicit-GEMM convolutions forward (conv_igemm.cl, conv_igemm_mma.cl) share: the geometry
+// their gathers read, and the second step that sums each NaN output again directly.
+#ifndef CONV_IGEMM_NAN_H
+#define CONV_IGEMM_NAN_H
+#include "storage.h"
+
+struct ConvGeometry {
+  int c, h, w, r, s, sh, sw, ph, pw, dh, dw, q;
+};
+
+// Output (kl, j) of one image and group as the direct sum: padded taps are absent, not zeros times the
+// weight. The GEMM multiplies them as zeros, which turns a padded tap with an Inf or NaN weight into
+// NaN where the convolution is finite: such outputs (NaN from the GEMM, rare) are summed again by this,
+// in a second step (one call site, not one per accumulator: that keeps the build small).
+float direct_output(__global const real_t* x, __global const real_t* wt, struct ConvGeometry g, int kl, int j) {
+  const int crs = g.c * g.r * g.s;
+  float acc = 0.0f;
+  for (int e = 0; e < crs; ++e) {
+    const int rs = g.r * g.s, ci = e / rs, ri = (e / g.s) % g.r, si = e % g.s;
+    const int hi = (j / g.q) * g.sh - g.ph + ri * g.dh, wi = (j % g.q) * g.sw - g.pw + si * g.dw;
+    if (hi >= 0 && hi < g.h && wi >= 0 && wi < g.w) acc = fma(LD(x, ((long)ci * g.h + hi) * g.w + wi), LD(wt, (long)kl * crs + e), acc);
+  }
+  return acc;
+}
+
+// The second step: each NaN of y summed again directly (direct_output), one work-item per element.
+void igemm_nan(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y, int n, int c, int h,
+               int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  const long o = get_global_id(0);
+  if (o >= (long)n * k * p * q || !isnan(LD(y, o))) return;
+  const int j = o % (p * q), kk = (o / ((long)p * q)) % k, image = o / ((long)k * p * q);
+  const int cg = c / g, kg = k / g, group = kk / kg;
+  const struct ConvGeometry geo = {cg, h, w, r, s, sh, sw, ph, pw, dh, dw, q};
+  const float v = direct_output(x + ((long)image * c + group * cg) * h * w, wt + (long)group * kg * cg * r * s, geo, kk % kg, j);
+  ST(y, o, bias ? v + LD(bias, kk) : v);
+}
+
+__kernel void conv2d_igemm_nan(__global const real_t* x, __global const real_t* wt, __global real_t* y, int n, int c, int h, int w, int k,
+                               int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  igemm_nan(x, wt, 0, y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q);
+}
+
+__kernel void conv2d_igemm_bias_nan(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y,
+                                    int n, int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g,
+                                    int p, int q) {
+  igemm_nan(x, wt, bias, y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q);
+}
+
+#endif  // CONV_IGEMM_NAN_H
