@@ -1,78 +1,114 @@
 // conv2d forward as an implicit GEMM on the tensor-core GEMM core (xgemm_mma.h; conv.plan's `mma_igemm`,
-// f16 and bf16 on NVIDIA): conv_igemm.cl's GEMM per image and group,
-//   Y[k, (p, q)] = W[k, (c, r, s)] @ X~[(c, r, s), (p, q)] (+ bias[k]),
-// with W as A as stored (depth-contiguous) and each slab of X~ gathered from x by conv_slab_b_mma into
-// the registers the core's row-contiguous B takes: two neighbouring taps of eight neighbouring output
-// pixels a chunk, 0 where a tap falls in the padding. Products are exact in float and summed in float;
-// a padded tap with an Inf or NaN weight makes NaN of a finite output, which the second step
-// (conv_igemm_nan.h) sums again directly. Global size (cdiv(p*q, NWG) * WGS, cdiv(k/g, MWG), n * g).
+// f16 and bf16 on NVIDIA): per image and group,
+//   Y[k, (p, q)] = W'[k, (r, s, c)] @ X~[(r, s, c), (p, q)] (+ bias[k]),
+// M = k/g, N = p*q, K = r*s*c/g, with the depth in (r, s, c) order, channels fastest. Two steps first
+// lay the operands out for that: x as NHWC (conv2d_nhwc_pack) and the weights as [k][r][s][c/g]
+// (conv2d_weights_rsc), both raw 16-bit copies in scratch. Then a slab of X~ for output pixel j is a
+// run of channels of one input pixel: where c/g % 16 == 0 each 16-deep group of the slab is 32
+// contiguous bytes (two 16-byte loads), which the core stores as a depth-contiguous B (tb = 1); other
+// channel counts gather element by element. 0 where a tap falls in the padding. Products are exact in
+// float and summed in float; a padded tap with an Inf or NaN weight makes NaN of a finite output,
+// which the last step (conv_igemm_nan.h, over x and w as given) sums again directly.
+// Global size (cdiv(p*q, NWG) * WGS, cdiv(k/g, MWG), n * g).
 #include "conv_igemm_nan.h"
 
-#define MMA_PARAMS , struct ConvGeometry geo
-#define MMA_SLAB_B(k0, r) conv_slab_b_mma(pb, geo, n0, k0, n, k, r)
-void conv_slab_b_mma(__global const ushort* x, struct ConvGeometry g, int n0, int k0, int n, int k, uint4* r);
+// xt: the image's NHWC plane offset to the group's first channel; c: channels a pixel (all groups').
+#define MMA_PARAMS , struct ConvGeometry geo, int c_all
+#define MMA_SLAB_B(k0, r) conv_slab_b_nhwc(pb, geo, c_all, n0, k0, n, k, r)
+void conv_slab_b_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int n0, int k0, int n, int k, uint4* r);
 #include "xgemm_mma.h"
 
-// Chunk l of this work-item's share of the slab at depth k0, as slab_b loads a row-contiguous operand:
-// taps e = k0 + 2 pr and e + 1 (r[2l], r[2l + 1]) of output pixels j .. j + 7, two 16-bit values a word.
-// A tap's (c, r, s) and the first pixel's (p, q) come by division, the next pixels by stepping.
-void conv_slab_b_mma(__global const ushort* x, struct ConvGeometry g, int n0, int k0, int n, int k, uint4* r) {
-  const int lid = get_local_id(0), rs = g.r * g.s;
+// x [n][c][h*w] into xt [n][h*w][c], 32 x 32 blocks through local memory (reads and writes coalesced).
+// Global size (cdiv(h*w, 32) * 32, cdiv(c, 32) * 8, n), local (32, 8, 1).
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void conv2d_nhwc_pack(__global const real_t* x_, __global float* xt_, int c, int hw) {
+  __global const ushort* x = RAW(x_);
+  __global ushort* xt = (__global ushort*)xt_;  // scratch is float32 to the ABI: two 16-bit values an element
+  __local ushort tile[32][33];
+  const int lx = get_local_id(0), ly = get_local_id(1), p0 = get_group_id(0) * 32, c0 = get_group_id(1) * 32;
+  const long image = get_group_id(2);
+  for (int i = ly; i < 32; i += 8)
+    if (c0 + i < c && p0 + lx < hw) tile[i][lx] = x[(image * c + c0 + i) * hw + p0 + lx];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = ly; i < 32; i += 8)
+    if (p0 + i < hw && c0 + lx < c) xt[(image * hw + p0 + i) * c + c0 + lx] = tile[lx][i];
+}
+
+// w [k][cg][r*s] into wr [k][r*s][cg], one element a work-item. Global size roundup(k * cg * rs, 256).
+__kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_, int k, int cg, int rs) {
+  __global const ushort* w = RAW(w_);
+  __global ushort* wr = (__global ushort*)wr_;
+  const long o = get_global_id(0);
+  if (o >= (long)k * cg * rs) return;
+  const int t = o % rs, ci = (o / rs) % cg;
+  const long kk = o / ((long)rs * cg);
+  wr[(kk * rs + t) * cg + ci] = w[o];
+}
+
+// Chunk l of this work-item's share of the slab at depth k0, as slab_b loads a depth-contiguous
+// operand: output pixel j, depths e0 .. e0 + 15 (r[2l]: words 0-3, r[2l + 1]: words 4-7).
+void conv_slab_b_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int n0, int k0, int n, int k, uint4* r) {
+  const int lid = get_local_id(0), cg = g.c;
+  const int runs = cg % 16 == 0;  // every 16-deep group is one tap's run of channels
 #pragma unroll
   for (int l = 0; l < B_CHUNKS; ++l) {
     const int c = lid + l * WGS;
     if (B_CHUNKS * WGS > NWG * KWG / 16 && c >= NWG * KWG / 16) break;  // past the slab
-    const int pr = c % (KWG / 2), j = n0 + 8 * (c / (KWG / 2));
-    const int po0 = j / g.q, qo0 = j - po0 * g.q;
-    uint words[2][4];
-#pragma unroll
-    for (int t = 0; t < 2; ++t) {
-      uint v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-      const int e = k0 + 2 * pr + t;
-      if (e < k && j < n) {
-        const int ci = e / rs, rem = e - ci * rs, ri = rem / g.s, si = rem - ri * g.s;
-        __global const ushort* plane = x + (long)ci * g.h * g.w;
-        const int hoff = ri * g.dh - g.ph, woff = si * g.dw - g.pw;
-        int po = po0, qo = qo0;
-#pragma unroll
-        for (int d = 0; d < 8; ++d) {
-          const int hi = po * g.sh + hoff, wi = qo * g.sw + woff;
-          if (j + d < n && hi >= 0 && hi < g.h && wi >= 0 && wi < g.w) v[d] = plane[hi * g.w + wi];
-          if (++qo == g.q) qo = 0, ++po;
+    const int j = n0 + c / (KWG / 16), e0 = k0 + 16 * (c % (KWG / 16));
+    const int po = j / g.q, qo = j - po * g.q, h0 = po * g.sh - g.ph, w0 = qo * g.sw - g.pw;
+    if (runs) {
+      uint4 lo = (uint4)(0), hi = (uint4)(0);
+      if (j < n && e0 < k) {
+        const int t = e0 / cg, ci = e0 - t * cg, ri = t / g.s, si = t - ri * g.s;
+        const int hi_ = h0 + ri * g.dh, wi = w0 + si * g.dw;
+        if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) {
+          __global const ushort* src = xt + ((long)hi_ * g.w + wi) * c_all + ci;
+          lo = *(__global const uint4*)src;
+          hi = *(__global const uint4*)(src + 8);
         }
       }
-#pragma unroll
-      for (int i = 0; i < 4; ++i) words[t][i] = v[2 * i] | v[2 * i + 1] << 16;
+      r[2 * l] = lo;
+      r[2 * l + 1] = hi;
+    } else {
+      uint wd[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma unroll 1
+      for (int e = 0; e < 16; ++e) {  // not unrolled: the rare path, kept small
+        const int d = e0 + e;
+        if (j >= n || d >= k) break;
+        const int t = d / cg, ci = d - t * cg, ri = t / g.s, si = t - ri * g.s;
+        const int hi_ = h0 + ri * g.dh, wi = w0 + si * g.dw;
+        if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) wd[e / 2] |= (uint)xt[((long)hi_ * g.w + wi) * c_all + ci] << (16 * (e % 2));
+      }
+      r[2 * l] = (uint4)(wd[0], wd[1], wd[2], wd[3]);
+      r[2 * l + 1] = (uint4)(wd[4], wd[5], wd[6], wd[7]);
     }
-    r[2 * l] = (uint4)(words[0][0], words[0][1], words[0][2], words[0][3]);
-    r[2 * l + 1] = (uint4)(words[1][0], words[1][1], words[1][2], words[1][3]);
   }
 }
 
-// One tile of Y of image and group z; bias may be 0.
-void conv2d_igemm_mma_tile(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y, int c,
+// One tile of Y of image and group z from xt and wr (the first two steps' scratch); bias may be 0.
+void conv2d_igemm_mma_tile(__global const ushort* xt, __global const ushort* wr, __global const real_t* bias, __global real_t* y, int c,
                            int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q,
                            __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4], __local float* emu, long z) {
   const int image = z / g, group = z % g, cg = c / g, kg = k / g, crs = cg * r * s, pq = p * q;
   const struct ConvGeometry geo = {cg, h, w, r, s, sh, sw, ph, pw, dh, dw, q};
   const long w_offset = (long)group * kg * crs, y_offset = ((long)image * k + group * kg) * pq;
-  xgemm_mma_accumulate(kg, pq, crs, RAW(wt) + w_offset, crs, 0, crs % 8 == 0 && w_offset % 8 == 0,
-                       RAW(x) + ((long)image * c + group * cg) * h * w, 0, 0, 0, as4, bs4, acc, emu, geo);
+  xgemm_mma_accumulate(kg, pq, crs, wr + w_offset, crs, 0, crs % 8 == 0 && w_offset % 8 == 0, xt + (long)image * h * w * c + group * cg, 0,
+                       1, 0, as4, bs4, acc, emu, geo, c);
   const int k0 = group * kg;
 #define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (row)) : (v))
   STORE_FRAGMENTS(y + y_offset, pq, y_offset, kg, pq, WITH_BIAS)
 }
 
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
-void conv2d_igemm_mma(__global const real_t* x, __global const real_t* wt, __global real_t* y, int c, int h, int w, int k, int r, int s,
+void conv2d_igemm_mma(__global const float* xt, __global const float* wr, __global real_t* y, int c, int h, int w, int k, int r, int s,
                       int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   XGEMM_MMA_LOCALS
-  conv2d_igemm_mma_tile(x, wt, 0, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
+  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), 0, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
 }
 
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
-void conv2d_igemm_mma_bias(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y, int c,
+void conv2d_igemm_mma_bias(__global const float* xt, __global const float* wr, __global const real_t* bias, __global real_t* y, int c,
                            int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   XGEMM_MMA_LOCALS
-  conv2d_igemm_mma_tile(x, wt, bias, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
+  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), bias, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
 }
