@@ -1,21 +1,36 @@
 // conv2d forward as an implicit GEMM on the tensor-core GEMM core (xgemm_mma.h; conv.plan's `mma_igemm`,
 // f16 and bf16 on NVIDIA): per image and group,
 //   Y[k, (p, q)] = W'[k, (r, s, c)] @ X~[(r, s, c), (p, q)] (+ bias[k]),
-// M = k/g, N = p*q, K = r*s*c/g, with the depth in (r, s, c) order, channels fastest. Two steps first
-// lay the operands out for that: x as NHWC (conv2d_nhwc_pack) and the weights as [k][r][s][c/g]
+// K = r*s*c/g deep, with the depth in (r, s, c) order, channels fastest. Two steps first lay the
+// operands out for that: x as NHWC (conv2d_nhwc_pack) and the weights as [k][r][s][c/g]
 // (conv2d_weights_rsc), both raw 16-bit copies in scratch. Then a slab of X~ for output pixel j is a
 // run of channels of one input pixel: where c/g % 16 == 0 each 16-deep group of the slab is 32
-// contiguous bytes (two 16-byte loads), which the core stores as a depth-contiguous B (tb = 1); other
-// channel counts gather element by element. 0 where a tap falls in the padding. Products are exact in
-// float and summed in float; a padded tap with an Inf or NaN weight makes NaN of a finite output,
-// which the last step (conv_igemm_nan.h, over x and w as given) sums again directly.
-// Global size (cdiv(p*q, NWG) * WGS, cdiv(k/g, MWG), n * g).
+// contiguous bytes (two 16-byte loads), which the core stores as a depth-contiguous operand; other
+// channel counts gather element by element. 0 where a tap falls in the padding.
+// PIXELS_M: which side of the GEMM the pixels are. 0: M = k/g (A = W'), N = p*q (B = X~, tb = 1).
+// 1: Y transposed, M = p*q (A = X~), N = k/g (B = W' as [N][K], tb = 1), stored back into NCHW: for a
+// few output channels (k/g = 64) the pixels fill the tall side of a tile and the weights the narrow one.
+// Products are exact in float and summed in float; a padded tap with an Inf or NaN weight makes NaN of a
+// finite output, which the last step (conv_igemm_nan.h, over x and w as given) sums again directly.
+// Global size (cdiv(N, NWG) * WGS, cdiv(M, MWG), n * g).
 #include "conv_igemm_nan.h"
 
-// xt: the image's NHWC plane offset to the group's first channel; c: channels a pixel (all groups').
+#ifndef PIXELS_M
+#define PIXELS_M 0
+#endif
+
+// xt: the image's NHWC plane offset to the group's first channel; c_all: channels a pixel (all groups').
 #define MMA_PARAMS , struct ConvGeometry geo, int c_all
-#define MMA_SLAB_B(k0, r) conv_slab_b_nhwc(pb, geo, c_all, n0, k0, n, k, r)
-void conv_slab_b_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int n0, int k0, int n, int k, uint4* r);
+#if PIXELS_M
+#define MMA_SLAB_A(k0, r) conv_slab_nhwc(pa, geo, c_all, m0, k0, m, k, r)
+#define PIX_WG MWG  // the pixels' side of the tile, and the chunks a work-item loads of it
+#define PIX_CHUNKS A_CHUNKS
+#else
+#define MMA_SLAB_B(k0, r) conv_slab_nhwc(pb, geo, c_all, n0, k0, n, k, r)
+#define PIX_WG NWG
+#define PIX_CHUNKS B_CHUNKS
+#endif
+void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int j0, int k0, int pixels, int k, uint4* r);
 #include "xgemm_mma.h"
 
 // x [n][c][h*w] into xt [n][h*w][c], 32 x 32 blocks through local memory (reads and writes coalesced).
@@ -45,16 +60,16 @@ __kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_,
   wr[(kk * rs + t) * cg + ci] = w[o];
 }
 
-// Chunk l of this work-item's share of the slab at depth k0, as slab_b loads a depth-contiguous
+// Chunk l of this work-item's share of the slab at depth k0, as slab_a or slab_b loads a depth-contiguous
 // operand: output pixel j, depths e0 .. e0 + 15 (r[2l]: words 0-3, r[2l + 1]: words 4-7).
-void conv_slab_b_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int n0, int k0, int n, int k, uint4* r) {
-  const int lid = get_local_id(0), cg = g.c;
+void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int j0, int k0, int pixels, int k, uint4* r) {
+  const int lid = get_local_id(0), cg = g.c, n = pixels;
   const int runs = cg % 16 == 0;  // every 16-deep group is one tap's run of channels
 #pragma unroll
-  for (int l = 0; l < B_CHUNKS; ++l) {
+  for (int l = 0; l < PIX_CHUNKS; ++l) {
     const int c = lid + l * WGS;
-    if (B_CHUNKS * WGS > NWG * KWG / 16 && c >= NWG * KWG / 16) break;  // past the slab
-    const int j = n0 + c / (KWG / 16), e0 = k0 + 16 * (c % (KWG / 16));
+    if (PIX_CHUNKS * WGS > PIX_WG * KWG / 16 && c >= PIX_WG * KWG / 16) break;  // past the slab
+    const int j = j0 + c / (KWG / 16), e0 = k0 + 16 * (c % (KWG / 16));
     const int po = j / g.q, qo = j - po * g.q, h0 = po * g.sh - g.ph, w0 = qo * g.sw - g.pw;
     if (runs) {
       uint4 lo = (uint4)(0), hi = (uint4)(0);
@@ -92,11 +107,19 @@ void conv2d_igemm_mma_tile(__global const ushort* xt, __global const ushort* wr,
   const int image = z / g, group = z % g, cg = c / g, kg = k / g, crs = cg * r * s, pq = p * q;
   const struct ConvGeometry geo = {cg, h, w, r, s, sh, sw, ph, pw, dh, dw, q};
   const long w_offset = (long)group * kg * crs, y_offset = ((long)image * k + group * kg) * pq;
-  xgemm_mma_accumulate(kg, pq, crs, wr + w_offset, crs, 0, crs % 8 == 0 && w_offset % 8 == 0, xt + (long)image * h * w * c + group * cg, 0,
-                       1, 0, as4, bs4, acc, emu, geo, c);
+  __global const ushort* x_plane = xt + (long)image * h * w * c + group * cg;
+  __global const ushort* weights = wr + w_offset;
+  const int weights_aligned = crs % 8 == 0 && w_offset % 8 == 0;
   const int k0 = group * kg;
+#if PIXELS_M
+  xgemm_mma_accumulate(pq, kg, crs, x_plane, 0, 0, 0, weights, crs, 1, weights_aligned, as4, bs4, acc, emu, geo, c);
+#define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (col)) : (v))
+  STORE_FRAGMENTS_AT(y + y_offset, 1, pq, 0, pq, kg, WITH_BIAS)  // (pixel, channel) into [channel][pixel]
+#else
+  xgemm_mma_accumulate(kg, pq, crs, weights, crs, 0, weights_aligned, x_plane, 0, 1, 0, as4, bs4, acc, emu, geo, c);
 #define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (row)) : (v))
   STORE_FRAGMENTS(y + y_offset, pq, y_offset, kg, pq, WITH_BIAS)
+#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))

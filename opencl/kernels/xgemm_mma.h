@@ -266,8 +266,12 @@ void warp_step(__local const uint* as, __local const uint* bs, int g, int lane, 
     }
 }
 
-// An entry point may gather B's slabs itself (an implicit GEMM, conv_igemm_mma.cl): MMA_SLAB_B(k0, r)
-// fills registers r as slab_b does for a row-contiguous B (tb = 0), from the extra parameters MMA_PARAMS.
+// An entry point may gather an operand's slabs itself (an implicit GEMM, conv_igemm_mma.cl):
+// MMA_SLAB_A(k0, r) or MMA_SLAB_B(k0, r) fills registers r as slab_a or slab_b would, in the layout the
+// operand's ta or tb says, from the extra parameters MMA_PARAMS.
+#ifndef MMA_SLAB_A
+#define MMA_SLAB_A(k0, r) slab_a(pa, lda, !ta, m0, k0, m, k, a_aligned, r)
+#endif
 #ifndef MMA_SLAB_B
 #define MMA_SLAB_B(k0, r) slab_b(pb, ldb, tb, n0, k0, n, k, b_aligned, r)
 #endif
@@ -293,7 +297,7 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
   // PREFETCH slabs' multiplications to arrive in (one block of 8 warps per multiprocessor hides little).
   uint4 ra[PREFETCH][2 * A_CHUNKS], rb[PREFETCH][2 * B_CHUNKS];
 #define LOAD_SLAB(slot, s)                                               \
-  slab_a(pa, lda, !ta, m0, (s) * KWG, m, k, a_aligned, ra[slot]);        \
+  MMA_SLAB_A((s) * KWG, ra[slot]);                                       \
   MMA_SLAB_B((s) * KWG, rb[slot]);
   const int slabs = (k + KWG - 1) / KWG;
   LOAD_SLAB(0, 0)
@@ -325,24 +329,28 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 // Each warp's accumulators, through EPILOGUE(v, row, col), into C (leading dimension ldc): fragment
 // (i, j) holds rows gi and gi + 8, columns 2t and 2t + 1 of its 16 x 8 (lane = 4 gi + t); two
 // neighbours are one aligned store where ldc and the batch offset (c_batch) are even.
-#define STORE_FRAGMENTS(c, ldc, c_batch, m, n, EPILOGUE)                                                     \
+#define STORE_FRAGMENTS(c, ldc, c_batch, m, n, EPILOGUE) \
+  STORE_FRAGMENTS_AT(c, ldc, 1, (ldc) % 2 == 0 && (c_batch) % 2 == 0, m, n, EPILOGUE)
+// The same with element (row, col) at c + row * row_stride + col * col_stride (a transposed C:
+// row_stride 1), neighbours paired where pairs_ok (col_stride 1 only).
+#define STORE_FRAGMENTS_AT(c, row_stride, col_stride, pairs_ok, m, n, EPILOGUE)                             \
   {                                                                                                         \
     const int lane_ = get_local_id(0) % 32, warp_ = get_local_id(0) / 32, gi = lane_ / 4, t = lane_ % 4;   \
     const int r0 = get_group_id(1) * MWG + warp_ / NWARPS * (MWG / MWARPS) + gi;                            \
     const int c0 = get_group_id(0) * NWG + warp_ % NWARPS * (NWG / NWARPS) + 2 * t;                         \
-    const int pairs = (ldc) % 2 == 0 && (c_batch) % 2 == 0;                                                 \
+    const int pairs = (pairs_ok);                                                                           \
     _Pragma("unroll") for (int i = 0; i < MFR; ++i)                                                         \
     _Pragma("unroll") for (int j = 0; j < NFR; ++j)                                                         \
     _Pragma("unroll") for (int h = 0; h < 2; ++h) {                                                         \
       const int row = r0 + 16 * i + 8 * h, col = c0 + 8 * j;                                                \
       if (row >= (m)) continue;                                                                             \
       const float v0 = acc[4 * (i * NFR + j) + 2 * h], v1 = acc[4 * (i * NFR + j) + 2 * h + 1];             \
-      __global real_t* out_ = (c) + (long)row * (ldc) + col; /* not y: c may name one */                   \
+      __global real_t* out_ = (c) + (long)row * (row_stride) + (long)col * (col_stride); /* not y: c may name one */ \
       if (pairs && col + 1 < (n)) {                                                                         \
         ST2(out_, ((float2)(EPILOGUE(v0, row, col), EPILOGUE(v1, row, col + 1))));                          \
       } else {                                                                                              \
         if (col < (n)) ST(out_, 0, EPILOGUE(v0, row, col));                                                 \
-        if (col + 1 < (n)) ST(out_, 1, EPILOGUE(v1, row, col + 1));                                         \
+        if (col + 1 < (n)) ST(out_, (col_stride), EPILOGUE(v1, row, col + 1));                              \
       }                                                                                                     \
     }                                                                                                       \
   }
