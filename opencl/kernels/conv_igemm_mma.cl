@@ -7,30 +7,32 @@
 // run of channels of one input pixel: where c/g % 16 == 0 each 16-deep group of the slab is 32
 // contiguous bytes (two 16-byte loads), which the core stores as a depth-contiguous operand; other
 // channel counts gather element by element. 0 where a tap falls in the padding.
-// PIXELS_M: which side of the GEMM the pixels are. 0: M = k/g (A = W'), N = p*q (B = X~, tb = 1).
-// 1: Y transposed, M = p*q (A = X~), N = k/g (B = W' as [N][K], tb = 1), stored back into NCHW: for a
-// few output channels (k/g = 64) the pixels fill the tall side of a tile and the weights the narrow one.
+// One GEMM a group over every image's pixels (n*p*q of them: no partial tile at each image's end, which
+// for 7x7 planes was a quarter of a 64-wide tile). PIXELS_M: which side of it the pixels are.
+// 0: M = k/g (A = W'), N = n*p*q (B = X~, tb = 1). 1: Y transposed, M = n*p*q (A = X~), N = k/g (B = W'
+// as [N][K], tb = 1): for a few output channels (k/g = 64) the pixels fill the tall side of a tile and
+// the weights the narrow one. Either way each result is stored at its place in NCHW y (Y_AT).
 // Products are exact in float and summed in float; a padded tap with an Inf or NaN weight makes NaN of a
 // finite output, which the last step (conv_igemm_nan.h, over x and w as given) sums again directly.
-// Global size (cdiv(N, NWG) * WGS, cdiv(M, MWG), n * g).
+// Global size (cdiv(N, NWG) * WGS, cdiv(M, MWG), g).
 #include "conv_igemm_nan.h"
 
 #ifndef PIXELS_M
 #define PIXELS_M 0
 #endif
 
-// xt: the image's NHWC plane offset to the group's first channel; c_all: channels a pixel (all groups').
-#define MMA_PARAMS , struct ConvGeometry geo, int c_all
+// xt: x as NHWC offset to the group's first channel; c_all: channels a pixel (all groups'); pq: pixels an image.
+#define MMA_PARAMS , struct ConvGeometry geo, int c_all, int pq
 #if PIXELS_M
-#define MMA_SLAB_A(k0, r) conv_slab_nhwc(pa, geo, c_all, m0, k0, m, k, r)
+#define MMA_SLAB_A(k0, r) conv_slab_nhwc(pa, geo, c_all, pq, m0, k0, m, k, r)
 #define PIX_WG MWG  // the pixels' side of the tile, and the chunks a work-item loads of it
 #define PIX_CHUNKS A_CHUNKS
 #else
-#define MMA_SLAB_B(k0, r) conv_slab_nhwc(pb, geo, c_all, n0, k0, n, k, r)
+#define MMA_SLAB_B(k0, r) conv_slab_nhwc(pb, geo, c_all, pq, n0, k0, n, k, r)
 #define PIX_WG NWG
 #define PIX_CHUNKS B_CHUNKS
 #endif
-void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int j0, int k0, int pixels, int k, uint4* r);
+void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j0, int k0, int pixels, int k, uint4* r);
 #include "xgemm_mma.h"
 
 // x [n][c][h*w] into xt [n][h*w][c], 32 x 32 blocks through local memory (reads and writes coalesced).
@@ -61,8 +63,8 @@ __kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_,
 }
 
 // Chunk l of this work-item's share of the slab at depth k0, as slab_a or slab_b loads a depth-contiguous
-// operand: output pixel j, depths e0 .. e0 + 15 (r[2l]: words 0-3, r[2l + 1]: words 4-7).
-void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int j0, int k0, int pixels, int k, uint4* r) {
+// operand: output pixel j of all images', depths e0 .. e0 + 15 (r[2l]: words 0-3, r[2l + 1]: words 4-7).
+void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j0, int k0, int pixels, int k, uint4* r) {
   const int lid = get_local_id(0), cg = g.c, n = pixels;
   const int runs = cg % 16 == 0;  // every 16-deep group is one tap's run of channels
 #pragma unroll
@@ -70,14 +72,15 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
     const int c = lid + l * WGS;
     if (PIX_CHUNKS * WGS > PIX_WG * KWG / 16 && c >= PIX_WG * KWG / 16) break;  // past the slab
     const int j = j0 + c / (KWG / 16), e0 = k0 + 16 * (c % (KWG / 16));
-    const int po = j / g.q, qo = j - po * g.q, h0 = po * g.sh - g.ph, w0 = qo * g.sw - g.pw;
+    const int image = j / pq, pix = j - image * pq, po = pix / g.q, qo = pix - po * g.q, h0 = po * g.sh - g.ph, w0 = qo * g.sw - g.pw;
+    __global const ushort* plane = xt + (long)image * g.h * g.w * c_all;
     if (runs) {
       uint4 lo = (uint4)(0), hi = (uint4)(0);
       if (j < n && e0 < k) {
         const int t = e0 / cg, ci = e0 - t * cg, ri = t / g.s, si = t - ri * g.s;
         const int hi_ = h0 + ri * g.dh, wi = w0 + si * g.dw;
         if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) {
-          __global const ushort* src = xt + ((long)hi_ * g.w + wi) * c_all + ci;
+          __global const ushort* src = plane + ((long)hi_ * g.w + wi) * c_all + ci;
           lo = *(__global const uint4*)src;
           hi = *(__global const uint4*)(src + 8);
         }
@@ -92,7 +95,7 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
         if (j >= n || d >= k) break;
         const int t = d / cg, ci = d - t * cg, ri = t / g.s, si = t - ri * g.s;
         const int hi_ = h0 + ri * g.dh, wi = w0 + si * g.dw;
-        if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) wd[e / 2] |= (uint)xt[((long)hi_ * g.w + wi) * c_all + ci] << (16 * (e % 2));
+        if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) wd[e / 2] |= (uint)plane[((long)hi_ * g.w + wi) * c_all + ci] << (16 * (e % 2));
       }
       r[2 * l] = (uint4)(wd[0], wd[1], wd[2], wd[3]);
       r[2 * l + 1] = (uint4)(wd[4], wd[5], wd[6], wd[7]);
@@ -100,38 +103,41 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
   }
 }
 
-// One tile of Y of image and group z from xt and wr (the first two steps' scratch); bias may be 0.
-void conv2d_igemm_mma_tile(__global const ushort* xt, __global const ushort* wr, __global const real_t* bias, __global real_t* y, int c,
-                           int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q,
-                           __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4], __local float* emu, long z) {
-  const int image = z / g, group = z % g, cg = c / g, kg = k / g, crs = cg * r * s, pq = p * q;
+// One tile of Y of group z from xt and wr (the first two steps' scratch); bias may be 0.
+void conv2d_igemm_mma_tile(__global const ushort* xt, __global const ushort* wr, __global const real_t* bias, __global real_t* y, int n,
+                           int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q,
+                           __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4], __local float* emu, int group) {
+  const int cg = c / g, kg = k / g, crs = cg * r * s, pq = p * q, pixels = n * pq, k0 = group * kg;
   const struct ConvGeometry geo = {cg, h, w, r, s, sh, sw, ph, pw, dh, dw, q};
-  const long w_offset = (long)group * kg * crs, y_offset = ((long)image * k + group * kg) * pq;
-  __global const ushort* x_plane = xt + (long)image * h * w * c + group * cg;
+  const long w_offset = (long)group * kg * crs;
+  __global const ushort* x_group = xt + group * cg;
   __global const ushort* weights = wr + w_offset;
   const int weights_aligned = crs % 8 == 0 && w_offset % 8 == 0;
-  const int k0 = group * kg;
+  // Output channel kk (of the group) at pixel j (of all images) in NCHW y.
+#define Y_AT_PIXEL(kk, j) (y + ((long)((j) / pq) * k + k0 + (kk)) * pq + (j) % pq)
 #if PIXELS_M
-  xgemm_mma_accumulate(pq, kg, crs, x_plane, 0, 0, 0, weights, crs, 1, weights_aligned, as4, bs4, acc, emu, geo, c);
+  xgemm_mma_accumulate(pixels, kg, crs, x_group, 0, 0, 0, weights, crs, 1, weights_aligned, as4, bs4, acc, emu, geo, c, pq);
+#define Y_AT(row, col) Y_AT_PIXEL(col, row)
 #define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (col)) : (v))
-  STORE_FRAGMENTS_AT(y + y_offset, 1, pq, 0, pq, kg, WITH_BIAS)  // (pixel, channel) into [channel][pixel]
+  STORE_FRAGMENTS_WHERE(Y_AT, 0, pixels, kg, WITH_BIAS)
 #else
-  xgemm_mma_accumulate(kg, pq, crs, weights, crs, 0, weights_aligned, x_plane, 0, 1, 0, as4, bs4, acc, emu, geo, c);
+  xgemm_mma_accumulate(kg, pixels, crs, weights, crs, 0, weights_aligned, x_group, 0, 1, 0, as4, bs4, acc, emu, geo, c, pq);
+#define Y_AT(row, col) Y_AT_PIXEL(row, col)
 #define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (row)) : (v))
-  STORE_FRAGMENTS(y + y_offset, pq, y_offset, kg, pq, WITH_BIAS)
+  STORE_FRAGMENTS_WHERE(Y_AT, pq % 2 == 0, kg, pixels, WITH_BIAS)  // pixels j, j + 1 (j even) share an image where pq is even
 #endif
 }
 
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
-void conv2d_igemm_mma(__global const float* xt, __global const float* wr, __global real_t* y, int c, int h, int w, int k, int r, int s,
-                      int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+void conv2d_igemm_mma(__global const float* xt, __global const float* wr, __global real_t* y, int n, int c, int h, int w, int k, int r,
+                      int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   XGEMM_MMA_LOCALS
-  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), 0, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
+  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), 0, y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
 }
 
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
-void conv2d_igemm_mma_bias(__global const float* xt, __global const float* wr, __global const real_t* bias, __global real_t* y, int c,
-                           int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+void conv2d_igemm_mma_bias(__global const float* xt, __global const float* wr, __global const real_t* bias, __global real_t* y, int n,
+                           int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   XGEMM_MMA_LOCALS
-  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), bias, y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
+  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), bias, y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
 }

@@ -329,11 +329,17 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 // Each warp's accumulators, through EPILOGUE(v, row, col), into C (leading dimension ldc): fragment
 // (i, j) holds rows gi and gi + 8, columns 2t and 2t + 1 of its 16 x 8 (lane = 4 gi + t); two
 // neighbours are one aligned store where ldc and the batch offset (c_batch) are even.
-#define STORE_FRAGMENTS(c, ldc, c_batch, m, n, EPILOGUE) \
-  STORE_FRAGMENTS_AT(c, ldc, 1, (ldc) % 2 == 0 && (c_batch) % 2 == 0, m, n, EPILOGUE)
-// The same with element (row, col) at c + row * row_stride + col * col_stride (a transposed C:
-// row_stride 1), neighbours paired where pairs_ok (col_stride 1 only).
-#define STORE_FRAGMENTS_AT(c, row_stride, col_stride, pairs_ok, m, n, EPILOGUE)                             \
+#define STORE_FRAGMENTS(c, ldc, c_batch, m, n, EPILOGUE)                                                    \
+  {                                                                                                         \
+    __global real_t* const c_at_ = (c); /* not y: c may name one */                                        \
+    const long ldc_at_ = (ldc);                                                                             \
+    STORE_FRAGMENTS_WHERE(ROW_MAJOR_AT, (ldc) % 2 == 0 && (c_batch) % 2 == 0, m, n, EPILOGUE)               \
+  }
+#define ROW_MAJOR_AT(row, col) (c_at_ + (long)(row) * ldc_at_ + (col))
+// The same with element (row, col) at AT(row, col), a macro of the caller's (conv_igemm_mma.cl stores a
+// GEMM over several images' pixels into NCHW); columns col and col + 1 (col is even) are one aligned
+// 2-element store where pairs_ok says they are neighbours in memory.
+#define STORE_FRAGMENTS_WHERE(AT, pairs_ok, m, n, EPILOGUE)                                                 \
   {                                                                                                         \
     const int lane_ = get_local_id(0) % 32, warp_ = get_local_id(0) / 32, gi = lane_ / 4, t = lane_ % 4;   \
     const int r0 = get_group_id(1) * MWG + warp_ / NWARPS * (MWG / MWARPS) + gi;                            \
@@ -345,12 +351,11 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
       const int row = r0 + 16 * i + 8 * h, col = c0 + 8 * j;                                                \
       if (row >= (m)) continue;                                                                             \
       const float v0 = acc[4 * (i * NFR + j) + 2 * h], v1 = acc[4 * (i * NFR + j) + 2 * h + 1];             \
-      __global real_t* out_ = (c) + (long)row * (row_stride) + (long)col * (col_stride); /* not y: c may name one */ \
       if (pairs && col + 1 < (n)) {                                                                         \
-        ST2(out_, ((float2)(EPILOGUE(v0, row, col), EPILOGUE(v1, row, col + 1))));                          \
+        ST2(AT(row, col), ((float2)(EPILOGUE(v0, row, col), EPILOGUE(v1, row, col + 1))));                  \
       } else {                                                                                              \
-        if (col < (n)) ST(out_, 0, EPILOGUE(v0, row, col));                                                 \
-        if (col + 1 < (n)) ST(out_, (col_stride), EPILOGUE(v1, row, col + 1));                              \
+        if (col < (n)) ST(AT(row, col), 0, EPILOGUE(v0, row, col));                                         \
+        if (col + 1 < (n)) ST(AT(row, col + 1), 0, EPILOGUE(v1, row, col + 1));                             \
       }                                                                                                     \
     }                                                                                                       \
   }
