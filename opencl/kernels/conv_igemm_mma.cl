@@ -1,6 +1,6 @@
 // conv2d forward as an implicit GEMM on the tensor-core GEMM core (xgemm_mma.h; conv.plan's `mma_igemm`,
-// f16 and bf16 on NVIDIA): per image and group,
-//   Y[k, (p, q)] = W'[k, (r, s, c)] @ X~[(r, s, c), (p, q)] (+ bias[k]),
+// f16 and bf16 on NVIDIA): per group, over all images' output pixels (n, p, q),
+//   Y[k, (n, p, q)] = W'[k, (r, s, c)] @ X~[(r, s, c), (n, p, q)] (+ bias[k]),
 // K = r*s*c/g deep, with the depth in (r, s, c) order, channels fastest. Two steps first lay the
 // operands out for that: x as NHWC (conv2d_nhwc_pack) and the weights as [k][r][s][c/g]
 // (conv2d_weights_rsc), both raw 16-bit copies in scratch. Then a slab of X~ for output pixel j is a
@@ -103,7 +103,7 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
   }
 }
 
-// One tile of Y of group z from xt and wr (the first two steps' scratch); bias may be 0.
+// One tile of Y of one group from xt and wr (the first two steps' scratch); bias may be 0.
 void conv2d_igemm_mma_tile(__global const ushort* xt, __global const ushort* wr, __global const real_t* bias, __global real_t* y, int n,
                            int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q,
                            __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4], __local float* emu, int group) {
