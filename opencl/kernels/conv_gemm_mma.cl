@@ -2,8 +2,15 @@
 // conv.plan's `mma_gemm`, f16 and bf16 on NVIDIA): conv_gemm.cl's plain GEMM per image and group,
 //   Y[k', pixel] = W[k', c'] @ X[c', pixel] (+ bias[k'])    M = k/g, N = h*w, K = c/g,
 // W as A (depth-contiguous), the image's plane of the group as a row-contiguous B, nothing gathered and
-// no tap in padding (so no NaN step). Global size (cdiv(h*w, NWG) * WGS, cdiv(k/g, MWG), n * g).
+// no tap in padding (so no NaN step). PIXELS_M=1 computes Y transposed, M = h*w (A = the plane read
+// transposed, ta = 1), N = k/g (B = W as [N][K], tb = 1), stored back into [k'][pixel]: for a few
+// output channels the pixels fill the tall side of a tile (as conv_igemm_mma.cl's PIXELS_M).
+// Global size (cdiv(N, NWG) * WGS, cdiv(M, MWG), n * g).
 #include "xgemm_mma.h"
+
+#ifndef PIXELS_M
+#define PIXELS_M 0
+#endif
 
 // One tile of Y of image and group z; bias may be 0.
 void conv2d_gemm_mma_tile(__global const real_t* x, __global const real_t* wt, __global const real_t* bias, __global real_t* y, int c,
@@ -11,11 +18,19 @@ void conv2d_gemm_mma_tile(__global const real_t* x, __global const real_t* wt, _
                           long z) {
   const int image = z / g, group = z % g, cg = c / g, kg = k / g;
   const long w_offset = (long)group * kg * cg, x_offset = ((long)image * c + group * cg) * hw, y_offset = ((long)image * k + group * kg) * hw;
-  xgemm_mma_accumulate(kg, hw, cg, RAW(wt) + w_offset, cg, 0, cg % 8 == 0 && w_offset % 8 == 0, RAW(x) + x_offset, hw, 0,
-                       hw % 8 == 0 && x_offset % 8 == 0, as4, bs4, acc, emu);
+  const int w_aligned = cg % 8 == 0 && w_offset % 8 == 0, x_aligned = hw % 8 == 0 && x_offset % 8 == 0;
   const int k0 = group * kg;
+#if PIXELS_M
+  xgemm_mma_accumulate(hw, kg, cg, RAW(x) + x_offset, hw, 1, x_aligned, RAW(wt) + w_offset, cg, 1, w_aligned, as4, bs4, acc, emu);
+  y += y_offset;
+#define Y_AT(row, col) (y + (long)(col) * hw + (row))  // (pixel, channel) into [channel][pixel]
+#define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (col)) : (v))
+  STORE_FRAGMENTS_WHERE(Y_AT, 0, hw, kg, WITH_BIAS)
+#else
+  xgemm_mma_accumulate(kg, hw, cg, RAW(wt) + w_offset, cg, 0, w_aligned, RAW(x) + x_offset, hw, 0, x_aligned, as4, bs4, acc, emu);
 #define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (row)) : (v))
   STORE_FRAGMENTS(y + y_offset, hw, y_offset, kg, hw, WITH_BIAS)
+#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
