@@ -23,6 +23,22 @@
 
 // xt: x as NHWC offset to the group's first channel; c_all: channels a pixel (all groups'); pq: pixels an image.
 #define MMA_PARAMS , struct ConvGeometry geo, int c_all, int pq
+#define MMA_ARGS , geo, c_all, pq
+#if ASYNC  // the core copies slabs chunk by chunk (xgemm_mma_async.h): 8 depths of one pixel
+struct ConvPixel {  // output pixel j of all images': its image's plane in xt, its first tap's place
+  __global const ushort* plane;
+  int h0, w0, in;  // in: j is a pixel (not past the last)
+};
+struct ConvPixel conv_pixel(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j, int pixels);
+void conv_chunk_nhwc(struct ConvPixel px, struct ConvGeometry g, int c_all, int e0, int k, __local uint4* dst);
+#define MMA_GATHER_T struct ConvPixel
+#define MMA_GATHER_AT(p, j, pixels) conv_pixel(p, geo, c_all, pq, j, pixels)
+#if PIXELS_M
+#define MMA_CHUNK_A(px, d, dst) conv_chunk_nhwc(px, geo, c_all, d, ks, dst)
+#else
+#define MMA_CHUNK_B(px, d, dst) conv_chunk_nhwc(px, geo, c_all, d, ks, dst)
+#endif
+#else  // the core loads slabs into registers (xgemm_mma.h's ring)
 #if PIXELS_M
 #define MMA_SLAB_A(k0, r) conv_slab_nhwc(pa, geo, c_all, pq, m0, k0, m, k, r)
 #define PIX_WG MWG  // the pixels' side of the tile, and the chunks a work-item loads of it
@@ -33,6 +49,7 @@
 #define PIX_CHUNKS B_CHUNKS
 #endif
 void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j0, int k0, int pixels, int k, uint4* r);
+#endif
 #include "xgemm_mma.h"
 
 // x [n][c][h*w] into xt [n][h*w][c], 32 x 32 blocks through local memory (reads and writes coalesced).
@@ -62,6 +79,41 @@ __kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_,
   wr[(kk * rs + t) * cg + ci] = w[o];
 }
 
+#if ASYNC
+struct ConvPixel conv_pixel(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j, int pixels) {
+  const int image = j / pq, pix = j - image * pq, po = pix / g.q, qo = pix - po * g.q;
+  const struct ConvPixel px = {xt + (long)image * g.h * g.w * c_all, po * g.sh - g.ph, qo * g.sw - g.pw, j < pixels};
+  return px;
+}
+
+// Depths e0 .. e0 + 7 of X~ at pixel px into chunk dst: one 16-byte copy where c/g % 8 == 0 (the 8
+// depths are one tap's run of channels; zeros where the tap is in the padding), element by element
+// otherwise.
+void conv_chunk_nhwc(struct ConvPixel px, struct ConvGeometry g, int c_all, int e0, int k, __local uint4* dst) {
+  const int cg = g.c;
+  if (cg % 8 == 0) {
+    int valid = 0;
+    __global const ushort* src = px.plane;
+    if (px.in && e0 < k) {
+      const int t = e0 / cg, ci = e0 - t * cg, ri = t / g.s, si = t - ri * g.s;
+      const int hi_ = px.h0 + ri * g.dh, wi = px.w0 + si * g.dw;
+      if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) valid = 8, src = px.plane + ((long)hi_ * g.w + wi) * c_all + ci;
+    }
+    copy_chunk(dst, src, valid);
+  } else {
+    uint wd[4] = {0, 0, 0, 0};
+#pragma unroll 1
+    for (int e = 0; e < 8; ++e) {  // not unrolled: the rare path, kept small
+      const int d = e0 + e;
+      if (!px.in || d >= k) break;
+      const int t = d / cg, ci = d - t * cg, ri = t / g.s, si = t - ri * g.s;
+      const int hi_ = px.h0 + ri * g.dh, wi = px.w0 + si * g.dw;
+      if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) wd[e / 2] |= (uint)px.plane[((long)hi_ * g.w + wi) * c_all + ci] << (16 * (e % 2));
+    }
+    *dst = (uint4)(wd[0], wd[1], wd[2], wd[3]);
+  }
+}
+#else
 // Chunk l of this work-item's share of the slab at depth k0, as slab_a or slab_b loads a depth-contiguous
 // operand: output pixel j of all images', depths e0 .. e0 + 15 (r[2l]: words 0-3, r[2l + 1]: words 4-7).
 void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j0, int k0, int pixels, int k, uint4* r) {
@@ -102,6 +154,7 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
     }
   }
 }
+#endif
 
 // One tile of Y of one group from xt and wr (the first two steps' scratch); bias may be 0.
 void conv2d_igemm_mma_tile(__global const ushort* xt, __global const ushort* wr, __global const real_t* bias, __global real_t* y, int n,

@@ -5,10 +5,15 @@
 //
 // A work-group of MWARPS x NWARPS warps computes an MWG x NWG tile of C; each warp a (MWG / MWARPS) x
 // (NWG / NWARPS) part of it as MFR x NFR fragments of 16 x 8, whose accumulators it holds in registers.
-// The depth is walked KWG at a time through local memory, double-buffered: the next slab's global
-// loads are issued before the current one is multiplied, one barrier per slab (as xgemm.h).
+// The depth is walked KWG at a time through local memory, one barrier per slab, in one of two main
+// loops (the define ASYNC, tuned per variant in the plans):
+//   ASYNC=1 (xgemm_mma_async.h, which says how): cp.async into a ring of STAGES slabs, ldmatrix for
+//     the fragments; fewer registers, two work-groups a multiprocessor. The GEMM variants' loop.
+//   ASYNC=0 (this file, below): the register ring. The next slabs' global loads go to registers
+//     (PREFETCH slabs of them) while the current slab is multiplied, and are stored into the other of
+//     two local slabs in the layout the fragments take (as xgemm.h). mma_igemm's tune kept it.
 //
-// The slabs hold both operands depth-contiguous, as 32-bit words of two neighbouring depths, which is
+// ASYNC=0: the slabs hold both operands depth-contiguous, as 32-bit words of two neighbouring depths, which is
 // what the instruction's A (row) and B (col) fragments take; a group is 16 depths (8 words).
 //   B: [NWG columns][KWG depths]. Within a group the words are stored in the order 0 4 1 5 2 6 3 7, so
 //   that a lane's two words (depths 2t and 2t + 8, lane t = 0..3) are one 64-bit load. Rows are
@@ -45,8 +50,14 @@
 #ifndef MMA_EMULATE
 #define MMA_EMULATE 0  // 1: the instruction emulated (mma_emulated), for devices without it
 #endif
+#ifndef ASYNC
+#define ASYNC 0  // 1: the slabs through cp.async and the fragments through ldmatrix (xgemm_mma_async.h)
+#endif
 #ifndef PREFETCH
-#define PREFETCH 1  // slabs whose global loads are in flight while one is multiplied (registers: the ring below)
+#define PREFETCH 1  // ASYNC=0: slabs whose global loads are in flight while one is multiplied (registers: the ring below)
+#endif
+#ifndef STAGES
+#define STAGES 2  // ASYNC=1: slabs in local memory (STAGES - 1 in flight while one is multiplied)
 #endif
 #ifndef MWG
 #define MWG 128
@@ -228,6 +239,24 @@ void mma_emulated(float c[4], const uint a[4], const uint b[2], int lane, __loca
 }
 #endif
 
+// c[0..3] += A (a[4]) @ B (b[2]): one m16n8k16 of the warp, in the instruction's fragment layout.
+#if MMA_EMULATE
+#define MMA_16816(c, a, b, lane, emu)                                  \
+  {                                                                    \
+    float c_[4] = {(c)[0], (c)[1], (c)[2], (c)[3]};                    \
+    mma_emulated(c_, a, b, lane, emu);                                 \
+    (c)[0] = c_[0], (c)[1] = c_[1], (c)[2] = c_[2], (c)[3] = c_[3];    \
+  }
+#else
+#define MMA_16816(c, a, b, lane, emu)                                                                                           \
+  asm volatile("mma.sync.aligned.m16n8k16.row.col." MMA_TYPES " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"        \
+               : "+f"((c)[0]), "+f"((c)[1]), "+f"((c)[2]), "+f"((c)[3])                                                       \
+               : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]));
+#endif
+
+#if ASYNC
+#include "xgemm_mma_async.h"
+#else
 // One 16-deep step of a warp: its fragments from the slabs (depth group g), then MFR x NFR mma.
 // emu: the warp's room for mma_emulated (unused with the instruction).
 void warp_step(__local const uint* as, __local const uint* bs, int g, int lane, float acc[MFR * NFR * 4], __local float* emu) {
@@ -252,18 +281,7 @@ void warp_step(__local const uint* as, __local const uint* bs, int g, int lane, 
 #pragma unroll
   for (int i = 0; i < MFR; ++i)
 #pragma unroll
-    for (int j = 0; j < NFR; ++j) {
-      const int f = 4 * (i * NFR + j);
-#if MMA_EMULATE
-      float c[4] = {acc[f], acc[f + 1], acc[f + 2], acc[f + 3]};
-      mma_emulated(c, af[i], bf[j], lane, emu);
-      acc[f] = c[0], acc[f + 1] = c[1], acc[f + 2] = c[2], acc[f + 3] = c[3];
-#else
-      asm volatile("mma.sync.aligned.m16n8k16.row.col." MMA_TYPES " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                   : "+f"(acc[f]), "+f"(acc[f + 1]), "+f"(acc[f + 2]), "+f"(acc[f + 3])
-                   : "r"(af[i][0]), "r"(af[i][1]), "r"(af[i][2]), "r"(af[i][3]), "r"(bf[j][0]), "r"(bf[j][1]));
-#endif
-    }
+    for (int j = 0; j < NFR; ++j) MMA_16816(acc + 4 * (i * NFR + j), af[i], bf[j], lane, emu);
 }
 
 // An entry point may gather an operand's slabs itself (an implicit GEMM, conv_igemm_mma.cl):
@@ -323,8 +341,8 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
       barrier(CLK_LOCAL_MEM_FENCE);
     }
   }
-
 }
+#endif  // ASYNC
 
 // Each warp's accumulators, through EPILOGUE(v, row, col), into C (leading dimension ldc): fragment
 // (i, j) holds rows gi and gi + 8, columns 2t and 2t + 1 of its 16 x 8 (lane = 4 gi + t); two
@@ -362,15 +380,20 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 
 // The kernel-scope local memory of an entry point: both slabs of both operands (uint4: aligned for the
 // 16-byte stores; NVIDIA places a uint array at 4 bytes), and with MMA_EMULATE each warp's room.
+#if ASYNC
+#define SLABS_IN_LOCAL STAGES
+#else
+#define SLABS_IN_LOCAL 2
+#endif
 #if MMA_EMULATE
 #define XGEMM_MMA_LOCALS                                                  \
-  __local uint4 as4[2 * MWG * SW / 4], bs4[2 * NWG * SW / 4];             \
+  __local uint4 as4[SLABS_IN_LOCAL * MWG * SW / 4], bs4[SLABS_IN_LOCAL * NWG * SW / 4]; \
   __local float emu_[MWARPS * NWARPS][16 * 16 + 16 * 8];                  \
   __local float* emu = emu_[get_local_id(0) / 32];                        \
   float acc[MFR * NFR * 4];
 #else
 #define XGEMM_MMA_LOCALS                                                  \
-  __local uint4 as4[2 * MWG * SW / 4], bs4[2 * NWG * SW / 4];             \
+  __local uint4 as4[SLABS_IN_LOCAL * MWG * SW / 4], bs4[SLABS_IN_LOCAL * NWG * SW / 4]; \
   __local float* emu = 0; /* no room: 48 KiB is the slabs' */             \
   float acc[MFR * NFR * 4];
 #endif
