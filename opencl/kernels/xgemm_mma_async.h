@@ -107,9 +107,9 @@ void async_wait(int n) {
 
 // This work-item's chunks of slab k0 of one operand into s (layout: this file's head). p: the
 // operand's raw words, ld its leading dimension; the slab spans rows x0 .. x0 + XWG - 1 of xs and depths
-// k0 .. k0 + KWG - 1 of ks. Unrolled over a work-item's chunks, with the slab inside the matrix (all
-// but the edge tiles) one plain 16-byte copy each: the rest of the arithmetic does not depend on k0 and
-// leaves the main loop.
+// k0 .. k0 + KWG - 1 of ks. Unrolled over a work-item's chunks. The general path: a gathered operand,
+// a slab at the matrix's edge, an unaligned operand; the slabs of a plain operand inside the matrix
+// take FAST_COPY instead (xgemm_mma_accumulate), whose addresses are made once.
 #define ASYNC_SLAB(NAME, XWG, GATHERED, CHUNK)                                                                  \
   void NAME(__global const ushort* p, int ld, int contiguous_depth, int x0, int k0, int xs, int ks, int aligned, \
             __local uint4* s, const MMA_GATHER_T gather[CHUNKS_OF(XWG)] MMA_PARAMS) {                            \
