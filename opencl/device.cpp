@@ -105,9 +105,13 @@ std::vector<DeviceInfo> list_devices() {
         info.double_support = d.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
         if (d.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_device_attribute_query") != std::string::npos) {
           constexpr cl_device_info kComputeCapabilityMajorNv = 0x4000;  // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
-          cl_uint major = 0;
+          constexpr cl_device_info kComputeCapabilityMinorNv = 0x4001;  // CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV
+          cl_uint major = 0, minor = 0;
           if (clGetDeviceInfo(d(), kComputeCapabilityMajorNv, sizeof major, &major, nullptr) == CL_SUCCESS && major >= 8)
             info.features.push_back("nvidia_sm80");
+          // sm_90a's instructions (wgmma) run on compute capability 9.0 only, not on later GPUs.
+          if (major == 9 && clGetDeviceInfo(d(), kComputeCapabilityMinorNv, sizeof minor, &minor, nullptr) == CL_SUCCESS && minor == 0)
+            info.features.push_back("nvidia_sm90a");
         }
         return 0;
       });

@@ -26,7 +26,8 @@ struct DeviceInfo {
   uint32_t base_addr_align_bits = 0;
   bool double_support = false;
   // What a plan's `needs` line may ask for (plans::kDeviceFeatures) that this device has: "nvidia_sm80"
-  // on NVIDIA's OpenCL at compute capability 8.0 or later (read through cl_nv_device_attribute_query).
+  // on NVIDIA's OpenCL at compute capability 8.0 or later, "nvidia_sm90a" at exactly 9.0 (Hopper, whose
+  // wgmma no other generation has; read through cl_nv_device_attribute_query).
   std::vector<std::string> features;
   cl::Device device;
   cl::Platform platform;

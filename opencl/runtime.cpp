@@ -45,6 +45,42 @@ Runtime::Runtime(DeviceInfo device) : device_(std::move(device)) {
                 [&] { return cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE); });
 }
 
+namespace {
+
+// NVIDIA's OpenCL compiler writes PTX for `.target sm_90` on Hopper, where Hopper's warpgroup
+// instructions (wgmma) need sm_90a. A kernel writes such an instruction as inline PTX behind the marker
+// `//SM90A: ` (a PTX comment, so that the first build passes, with the instruction's registers
+// allocated from its asm operands); this returns the program's PTX with the markers removed and the
+// target set to sm_90a, or nothing where the program has no marker (every other program, every other
+// driver: their binaries are not PTX with markers).
+std::vector<unsigned char> sm90a_ptx(const cl::Program& program) {
+  static const std::string marker = "//SM90A: ", target = ".target sm_90";  // then "," or the line's end
+  std::vector<std::vector<unsigned char>> binaries;
+  try {
+    binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  } catch (const cl::Error&) {
+    return {};
+  }
+  if (binaries.empty()) return {};
+  std::string ptx(binaries[0].begin(), binaries[0].end());
+  if (ptx.find(marker) == std::string::npos) return {};
+  const size_t at = ptx.find(target);
+  const char after = at == std::string::npos || at + target.size() >= ptx.size() ? 'x' : ptx[at + target.size()];
+  if (after != ',' && after != '\n' && after != ' ') {
+    const size_t t = ptx.find(".target");
+    throw Error("a program with //SM90A: lines was built for another target than sm_90 (" +
+                (t == std::string::npos ? std::string("none named") : ptx.substr(t, ptx.find('\n', t) - t)) +
+                "): its sm_90a code runs on compute capability 9.0 only (plans: needs nvidia_sm90a)");
+  }
+  ptx.insert(at + target.size(), "a");
+  for (size_t p = ptx.find(marker); p != std::string::npos; p = ptx.find(marker, p)) ptx.erase(p, marker.size());
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();  // the binary's terminator, put back below
+  ptx.push_back('\0');
+  return {ptx.begin(), ptx.end()};
+}
+
+}  // namespace
+
 BuiltProgram Runtime::build(const std::string& source, const std::string& options, const std::string& what) {
   const std::string key = "plumbline program cache v1\n" + device_.platform_name + "\n" + device_.platform_version +
                           "\n" + device_.name + "\n" + device_.driver_version + "\n" + options + "\n" + source;
@@ -82,6 +118,17 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& option
   } catch (const cl::Error& e) {
     throw Error("building " + what + " failed on " + device_.selector + " (" + device_.name + ") with " +
                 error_name(e.err()) + "; build log:\n" + log_of(program));
+  }
+  if (const auto ptx = sm90a_ptx(program); !ptx.empty()) {
+    // The second pass: the PTX with its sm_90a instructions, built as a program binary.
+    cl::Program rewritten(context_, {device_.device}, cl::Program::Binaries{ptx});
+    try {
+      rewritten.build({device_.device}, options.c_str());
+    } catch (const cl::Error& e) {
+      throw Error("building " + what + "'s sm_90a PTX (its //SM90A: lines) failed on " + device_.selector + " (" +
+                  device_.name + ") with " + error_name(e.err()) + "; build log:\n" + log_of(rewritten));
+    }
+    program = rewritten;
   }
   if (!path.empty()) {
     try {

@@ -123,7 +123,10 @@ struct Variant {
 // The features a `needs` line may name, each with what it means; opencl/device.cpp detects them.
 //   nvidia_sm80  NVIDIA's OpenCL on compute capability 8.0 or later: inline PTX reaches the tensor
 //                cores' mma.sync with f16 and bf16 operands (xgemm_mma.cl)
-inline const std::vector<std::string> kDeviceFeatures = {"nvidia_sm80"};
+//   nvidia_sm90a NVIDIA's OpenCL on compute capability 9.0 (Hopper): sm_90a's PTX (wgmma), which the
+//                OpenCL compiler does not target itself; the kernel writes it behind `//SM90A: ` and
+//                the runtime builds the rewritten PTX (opencl/runtime.cpp, xgemm_mma_wgmma.h)
+inline const std::vector<std::string> kDeviceFeatures = {"nvidia_sm80", "nvidia_sm90a"};
 
 // A `dtypes` list ("f16 bf16" or "f16,bf16") for operator op: Error on an unknown format, a repeat,
 // or a 16-bit format for an operator without a dtype attribute.

@@ -236,13 +236,15 @@ TEST(TuningDatabase, AVariantNeedingAFeatureTheDeviceLacksIsNotRun) {
   auto& dev = devices().at(0);
   const auto& features = dev.runtime->device().features;
   const bool has = std::find(features.begin(), features.end(), "nvidia_sm80") != features.end();
+  const bool hopper = std::find(features.begin(), features.end(), "nvidia_sm90a") != features.end();  // wgmma comes first
   const Problem p = Problem::parse("matmul:m=64,k=32,n=64,dtype=bf16");
   KernelChecker kc(*dev.runtime);
   std::set<std::string> names;
   for (const auto& v : kc.variants("matmul")) names.insert(v.name);
   EXPECT_EQ(names.count("mma"), has ? 1u : 0u);
   EXPECT_EQ(kc.kernels("matmul").unavailable.count("mma"), has ? 0u : 1u);
-  EXPECT_EQ(kc.select(p).name.substr(0, 3), has ? "mma" : "xge");
+  EXPECT_EQ(kc.select(p).name, hopper ? "wgmma" : has ? "mma" : "xgemm");
+  EXPECT_EQ(kc.kernels("matmul").unavailable.count("wgmma"), hopper ? 0u : 1u);
   KernelChecker named(*dev.runtime, plans::KernelSource{.variant = "mma"});
   if (has) {
     EXPECT_EQ(named.select(p).name.substr(0, 3), "mma");

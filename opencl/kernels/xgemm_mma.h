@@ -53,6 +53,12 @@
 #ifndef ASYNC
 #define ASYNC 0  // 1: the slabs through cp.async and the fragments through ldmatrix (xgemm_mma_async.h)
 #endif
+#ifndef WGMMA
+#define WGMMA 0  // 1 (with ASYNC=1): Hopper's wgmma multiplies from the slabs (xgemm_mma_wgmma.h)
+#endif
+#if WGMMA && !ASYNC
+#error "xgemm_mma: WGMMA=1 takes ASYNC=1 (its slabs come through cp.async)"
+#endif
 #ifndef PREFETCH
 #define PREFETCH 1  // ASYNC=0: slabs whose global loads are in flight while one is multiplied (registers: the ring below)
 #endif
@@ -385,15 +391,21 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 #else
 #define SLABS_IN_LOCAL 2
 #endif
+// wgmma's swizzle atoms are aligned to their size (up to 1024 bytes).
+#if WGMMA
+#define SLABS_ALIGNED __attribute__((aligned(1024)))
+#else
+#define SLABS_ALIGNED
+#endif
 #if MMA_EMULATE
 #define XGEMM_MMA_LOCALS                                                  \
-  __local uint4 as4[SLABS_IN_LOCAL * MWG * SW / 4], bs4[SLABS_IN_LOCAL * NWG * SW / 4]; \
+  __local uint4 as4[SLABS_IN_LOCAL * MWG * SW / 4] SLABS_ALIGNED, bs4[SLABS_IN_LOCAL * NWG * SW / 4] SLABS_ALIGNED; \
   __local float emu_[MWARPS * NWARPS][16 * 16 + 16 * 8];                  \
   __local float* emu = emu_[get_local_id(0) / 32];                        \
   float acc[MFR * NFR * 4];
 #else
 #define XGEMM_MMA_LOCALS                                                  \
-  __local uint4 as4[SLABS_IN_LOCAL * MWG * SW / 4], bs4[SLABS_IN_LOCAL * NWG * SW / 4]; \
+  __local uint4 as4[SLABS_IN_LOCAL * MWG * SW / 4] SLABS_ALIGNED, bs4[SLABS_IN_LOCAL * NWG * SW / 4] SLABS_ALIGNED; \
   __local float* emu = 0; /* no room: 48 KiB is the slabs' */             \
   float acc[MFR * NFR * 4];
 #endif

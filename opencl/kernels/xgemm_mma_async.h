@@ -54,6 +54,13 @@
 #define MMA_GATHER_T int  // unused: no operand gathered
 #define MMA_GATHER_AT(p, x, xs) 0
 #endif
+#if WGMMA
+#include "xgemm_mma_wgmma.h"
+#define PENDING WG_PENDING
+#else
+#define PENDING 0
+void fence_proxy_async(void) {}  // ldmatrix reads through the generic proxy, as the copies write
+#endif
 #define CHUNKS_OF(XWG) ((XWG * KWG / 8 + WGS - 1) / WGS)  // a work-item's chunks of a slab of XWG rows
 
 #define SLAB_WORDS(XWG) ((XWG) * KWG / 2)  // 32-bit words of one slab of XWG rows
@@ -63,6 +70,16 @@
 #define SWIZZLE(r, c, cpr) \
   ((cpr) & ((cpr) - 1) ? (c) : (c) ^ (((r) / ((cpr) >= 8 ? 1 : 8 / (cpr))) % ((cpr) >= 8 ? 8 : (cpr))))
 #define CHUNK_AT(r, c, cpr) ((r) * (cpr) + SWIZZLE(r, c, cpr))  // in 16-byte chunks from the slab's start
+// Chunk c of a slab of cpr chunks a row (c counts a work-group's copies: lanes along a row) sits in
+// row SLAB_ROW, column SLAB_COL, at SLAB_CHUNK (in 16-byte chunks): for ldmatrix at CHUNK_AT, for wgmma
+// in its swizzled atoms (xgemm_mma_wgmma.h).
+#define SLAB_ROW(c, cpr) ((c) / (cpr))
+#define SLAB_COL(c, cpr) ((c) % (cpr))
+#if WGMMA
+#define SLAB_CHUNK(r, c, cpr, contiguous_depth) wg_chunk(r, c, cpr, contiguous_depth)
+#else
+#define SLAB_CHUNK(r, c, cpr, contiguous_depth) CHUNK_AT(r, c, cpr)
+#endif
 
 // One 16-byte chunk from global to local memory: `valid` elements (0-8) from src, zeros after.
 void copy_chunk(__local uint4* dst, __global const ushort* src, int valid) {
@@ -117,22 +134,22 @@ void async_wait(int n) {
     _Pragma("unroll") for (int l = 0; l < CHUNKS_OF(XWG); ++l) {                                                \
       const int c = get_local_id(0) + l * WGS;                                                                  \
       if ((XWG * KWG / 8) % WGS != 0 && c >= XWG * KWG / 8) break; /* past the slab */                         \
-      if (GATHERED) { /* the entry point's: depth-contiguous, row x0 + c / (KWG / 8) in gather[l] */           \
-        const int row = c / (KWG / 8), col = c % (KWG / 8);                                                     \
-        CHUNK(gather[l], k0 + 8 * col, s + CHUNK_AT(row, col, KWG / 8));                                        \
+      if (GATHERED) { /* the entry point's: depth-contiguous, row x0 + SLAB_ROW in gather[l] */                \
+        const int row = SLAB_ROW(c, KWG / 8), col = SLAB_COL(c, KWG / 8);                                       \
+        CHUNK(gather[l], k0 + 8 * col, s + SLAB_CHUNK(row, col, KWG / 8, 1));                                   \
         continue;                                                                                               \
       }                                                                                                         \
       int valid, row, col;                                                                                      \
       long at;                                                                                                  \
       __local uint4* d;                                                                                         \
       if (contiguous_depth) { /* row x0 + row, depths k0 + 8 col .. */                                         \
-        row = c / (KWG / 8), col = c % (KWG / 8);                                                               \
-        d = s + CHUNK_AT(row, col, KWG / 8);                                                                    \
+        row = SLAB_ROW(c, KWG / 8), col = SLAB_COL(c, KWG / 8);                                                 \
+        d = s + SLAB_CHUNK(row, col, KWG / 8, 1);                                                               \
         at = (long)(x0 + row) * ld + k0 + 8 * col;                                                              \
         valid = x0 + row < xs ? clamp(ks - (k0 + 8 * col), 0, 8) : 0;                                           \
       } else { /* depth k0 + row, rows x0 + 8 col .. */                                                         \
-        row = c / (XWG / 8), col = c % (XWG / 8);                                                               \
-        d = s + CHUNK_AT(row, col, XWG / 8);                                                                    \
+        row = SLAB_ROW(c, XWG / 8), col = SLAB_COL(c, XWG / 8);                                                 \
+        d = s + SLAB_CHUNK(row, col, XWG / 8, 0);                                                               \
         at = (long)(k0 + row) * ld + x0 + 8 * col;                                                              \
         valid = k0 + row < ks ? clamp(xs - (x0 + 8 * col), 0, 8) : 0;                                           \
       }                                                                                                         \
@@ -207,9 +224,9 @@ void load_fragments(__local const ushort* as, __local const ushort* bs, int a_de
 // registers (the next group's ldmatrix beside this one's mma, as CUTLASS does) took 128 x 128 tiles
 // from 128 to 177 registers, one work-group a multiprocessor instead of two, and 35% more time
 // (bench/results/h100-2026-11-26/mma_async/NOTES.md, call 6).
-void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int lda, int ta, int a_aligned, __global const ushort* pb,
-                          int ldb, int tb, int b_aligned, __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4],
-                          __local float* emu MMA_PARAMS) {
+void xgemm_mma_accumulate_slabs(int m, int n, int k, __global const ushort* pa, int lda, int ta, int a_aligned, __global const ushort* pb,
+                                int ldb, int tb, int b_aligned, __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4],
+                                __local float* emu MMA_PARAMS) {
   const int lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
   const int xa = warp / NWARPS * (MWG / MWARPS), xb = warp % NWARPS * (NWG / NWARPS);  // the warp's first row and column
   const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
@@ -219,10 +236,10 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
   MMA_GATHER_T gather_a[CHUNKS_OF(MWG)], gather_b[CHUNKS_OF(NWG)];
 #pragma unroll
   for (int l = 0; l < CHUNKS_OF(MWG); ++l)
-    if (GATHERED_A) gather_a[l] = MMA_GATHER_AT(pa, m0 + (lid + l * WGS) / (KWG / 8), m);
+    if (GATHERED_A) gather_a[l] = MMA_GATHER_AT(pa, m0 + SLAB_ROW(lid + l * WGS, KWG / 8), m);
 #pragma unroll
   for (int l = 0; l < CHUNKS_OF(NWG); ++l)
-    if (GATHERED_B) gather_b[l] = MMA_GATHER_AT(pb, n0 + (lid + l * WGS) / (KWG / 8), n);
+    if (GATHERED_B) gather_b[l] = MMA_GATHER_AT(pb, n0 + SLAB_ROW(lid + l * WGS, KWG / 8), n);
 #define STAGE_A(i) (as4 + (i) * (SLAB_WORDS(MWG) / 4))
 #define STAGE_B(i) (bs4 + (i) * (SLAB_WORDS(NWG) / 4))
   // A plain operand's slabs inside the matrix (all but the edge tiles' and the last) take one copy a
@@ -233,8 +250,8 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 #define FAST_CHUNKS(XWG, ld, contiguous_depth, x0, from)                                                  \
   _Pragma("unroll") for (int l = 0; l < CHUNKS_OF(XWG); ++l) {                                            \
     const int c = min(lid + l * WGS, XWG * KWG / 8 - 1); /* past the slab: not copied (FAST_COPY) */     \
-    from[l] = contiguous_depth ? (x0 + c / (KWG / 8)) * (ld / 8) + c % (KWG / 8)                          \
-                               : c / (XWG / 8) * (ld / 8) + x0 / 8 + c % (XWG / 8);                        \
+    from[l] = contiguous_depth ? (x0 + SLAB_ROW(c, KWG / 8)) * (ld / 8) + SLAB_COL(c, KWG / 8)            \
+                               : SLAB_ROW(c, XWG / 8) * (ld / 8) + x0 / 8 + SLAB_COL(c, XWG / 8);          \
   }
   FAST_CHUNKS(MWG, lda, !ta, m0, a_from)
   FAST_CHUNKS(NWG, ldb, tb, n0, b_from)
@@ -245,8 +262,8 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 #define FAST_COPY(XWG, stage_at, p, from, step, contiguous_depth, s)                                      \
   _Pragma("unroll") for (int l = 0; l < CHUNKS_OF(XWG); ++l) {                                            \
     const int c = lid + l * WGS;                                                                          \
-    const int to = contiguous_depth ? CHUNK_AT(c / (KWG / 8), c % (KWG / 8), KWG / 8)                     \
-                                    : CHUNK_AT(c / (XWG / 8), c % (XWG / 8), XWG / 8);                    \
+    const int to = contiguous_depth ? SLAB_CHUNK(SLAB_ROW(c, KWG / 8), SLAB_COL(c, KWG / 8), KWG / 8, 1)  \
+                                    : SLAB_CHUNK(SLAB_ROW(c, XWG / 8), SLAB_COL(c, XWG / 8), XWG / 8, 0); \
     if ((XWG * KWG / 8) % WGS == 0 || c < XWG * KWG / 8)                                                  \
       copy_chunk(stage_at + to, (__global const ushort*)((__global const uint4*)p + from[l] + (s) * step), 8); \
   }
@@ -266,17 +283,28 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
   }
   const int slabs = (k + KWG - 1) / KWG;
   // Every work-item commits one group a slab (empty past the last), so that async_wait counts slabs.
-  for (int s = 0; s < STAGES - 1; ++s) {
+  // AHEAD slabs are copied while one is multiplied; with WG_PENDING = 1 a slab's wgmma may still read its
+  // stage after the next barrier, so that stage is refilled one slab later.
+#define AHEAD (STAGES - 1 - PENDING)
+  for (int s = 0; s < AHEAD; ++s) {
     if (s < slabs) COPY_SLAB(s, s)
     async_commit();
   }
   for (int s = 0; s < slabs; ++s) {
-    async_wait(STAGES - 2);  // slab s is in, for this work-item ...
-    barrier(CLK_LOCAL_MEM_FENCE);  // ... and every other; and slab s - 1's readers are done
-    const int next = s + STAGES - 1;
-    if (next < slabs) COPY_SLAB(next % STAGES, next)  // into slab s - 1's stage
+    async_wait(AHEAD - 1);  // slab s is in, for this work-item ...
+    fence_proxy_async();
+    barrier(CLK_LOCAL_MEM_FENCE);  // ... and every other; and slab s - 1 - PENDING's readers are done
+    const int next = s + AHEAD;
+    if (next < slabs) COPY_SLAB(next % STAGES, next)  // into slab s - 1 - PENDING's stage
     async_commit();
     const int cur = s % STAGES;
+#if WGMMA
+    wgmma_slab(acc, as4, STAGE_A(cur), ta, bs4, STAGE_B(cur), tb);
+    wgmma_wait(WG_PENDING);
+  }
+  wgmma_wait(0);
+  WGMMA_SETTLE(acc)
+#else
 #pragma unroll
     for (int g = 0; g < KWG / 16; ++g) {
       uint af[MFR][4], bf[NFR + 1][2];
@@ -287,11 +315,36 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
         for (int j = 0; j < NFR; ++j) MMA_16816(acc + 4 * (i * NFR + j), af[i], bf[j], lane, emu);
     }
   }
+#endif
+#undef AHEAD
 #undef COPY_SLAB
 #undef FAST_CHUNKS
 #undef FAST_COPY
 #undef STAGE_A
 #undef STAGE_B
 }
+
+#if WGMMA
+// wgmma takes the transpositions as immediates, and ptxas serializes wgmma issued under branches (it
+// injects a warpgroup.arrive before each, wgmma/NOTES: call 4): so the loop is instantiated once per
+// layout, each with ta and tb constant and its wgmma straight-line.
+void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int lda, int ta, int a_aligned, __global const ushort* pb,
+                          int ldb, int tb, int b_aligned, __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4],
+                          __local float* emu MMA_PARAMS) {
+#define ACCUMULATE_AS(TA, TB) \
+  xgemm_mma_accumulate_slabs(m, n, k, pa, lda, TA, a_aligned, pb, ldb, TB, b_aligned, as4, bs4, acc, emu MMA_ARGS)
+  if (ta && tb)
+    ACCUMULATE_AS(1, 1);
+  else if (ta)
+    ACCUMULATE_AS(1, 0);
+  else if (tb)
+    ACCUMULATE_AS(0, 1);
+  else
+    ACCUMULATE_AS(0, 0);
+#undef ACCUMULATE_AS
+}
+#else
+#define xgemm_mma_accumulate xgemm_mma_accumulate_slabs
+#endif
 
 #endif  // XGEMM_MMA_ASYNC_H
