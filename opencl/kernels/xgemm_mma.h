@@ -8,7 +8,9 @@
 // The depth is walked KWG at a time through local memory, one barrier per slab, in one of two main
 // loops (the define ASYNC, tuned per variant in the plans):
 //   ASYNC=1 (xgemm_mma_async.h, which says how): cp.async into a ring of STAGES slabs, ldmatrix for
-//     the fragments; fewer registers, two work-groups a multiprocessor. The GEMM variants' loop.
+//     the fragments; fewer registers, two work-groups a multiprocessor. The mma GEMM variants' loop.
+//     With WGMMA=1 (xgemm_mma_wgmma.h, Hopper only) the same copies fill swizzled slabs that
+//     `wgmma.mma_async` reads itself, a warpgroup a 64 rows: the wgmma variants.
 //   ASYNC=0 (this file, below): the register ring. The next slabs' global loads go to registers
 //     (PREFETCH slabs of them) while the current slab is multiplied, and are stored into the other of
 //     two local slabs in the layout the fragments take (as xgemm.h). mma_igemm's tune kept it.

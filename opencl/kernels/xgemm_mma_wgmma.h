@@ -17,9 +17,9 @@
 //     of an atom, W = 2 KWG (all its depths); atoms of 8 rows follow each other (the descriptor's
 //     stride byte offset, 8 W).
 //   row-contiguous operand (MN-major: A with ta = 1, B with tb = 0): a depth row of the slab is split
-//     into atoms' rows of W bytes, the widest of 128, 64, 32 that divides it; the atoms of 8 depths follow each other (stride
-//     byte offset 8 W), those of the next W / 2 of x come after all depths (leading byte offset
-//     KWG W).
+//     into atoms' rows of W bytes, the widest of 128, 64, 32 that divides it; the atoms of 8 depths
+//     follow each other (stride byte offset 8 W), those of the next W / 2 of x come after all depths
+//     (leading byte offset KWG W).
 // Copies keep ASYNC=1's order (lanes along a row), which writes 8 distinct bank groups a quarter-warp.
 // The stages start at multiples of 1024 bytes (XGEMM_MMA_LOCALS), so that atoms are aligned.
 //
