@@ -24,12 +24,13 @@
 // xt: x as NHWC offset to the group's first channel; c_all: channels a pixel (all groups'); pq: pixels an image.
 #define MMA_PARAMS , struct ConvGeometry geo, int c_all, int pq
 #define MMA_ARGS , geo, c_all, pq
-#if ASYNC  // the core copies slabs chunk by chunk (xgemm_mma_async.h): 8 depths of one pixel
 struct ConvPixel {  // output pixel j of all images': its image's plane in xt, its first tap's place
   __global const ushort* plane;
   int h0, w0, in;  // in: j is a pixel (not past the last)
 };
 struct ConvPixel conv_pixel(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j, int pixels);
+__global const ushort* conv_tap(struct ConvPixel px, struct ConvGeometry g, int c_all, int d);
+#if ASYNC  // the core copies slabs chunk by chunk (xgemm_mma_async.h): 8 depths of one pixel
 void conv_chunk_nhwc(struct ConvPixel px, struct ConvGeometry g, int c_all, int e0, int k, __local uint4* dst);
 #define MMA_GATHER_T struct ConvPixel
 #define MMA_GATHER_AT(p, j, pixels) conv_pixel(p, geo, c_all, pq, j, pixels)
@@ -79,12 +80,21 @@ __kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_,
   wr[(kk * rs + t) * cg + ci] = w[o];
 }
 
-#if ASYNC
 struct ConvPixel conv_pixel(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j, int pixels) {
   const int image = j / pq, pix = j - image * pq, po = pix / g.q, qo = pix - po * g.q;
   const struct ConvPixel px = {xt + (long)image * g.h * g.w * c_all, po * g.sh - g.ph, qo * g.sw - g.pw, j < pixels};
   return px;
 }
+
+// Depth d of X~ (tap t = d / (c/g), channel d % (c/g)) at pixel px: its element's place in xt, or 0
+// where the tap falls in the padding. Both gathers (cp.async chunks and the ring's registers) use it.
+__global const ushort* conv_tap(struct ConvPixel px, struct ConvGeometry g, int c_all, int d) {
+  const int t = d / g.c, ci = d - t * g.c, ri = t / g.s, si = t - ri * g.s;
+  const int hi = px.h0 + ri * g.dh, wi = px.w0 + si * g.dw;
+  return hi >= 0 && hi < g.h && wi >= 0 && wi < g.w ? px.plane + ((long)hi * g.w + wi) * c_all + ci : 0;
+}
+
+#if ASYNC
 
 // Depths e0 .. e0 + 7 of X~ at pixel px into chunk dst: one 16-byte copy where c/g % 8 == 0 (the 8
 // depths are one tap's run of channels; zeros where the tap is in the padding), element by element
@@ -92,23 +102,15 @@ struct ConvPixel conv_pixel(__global const ushort* xt, struct ConvGeometry g, in
 void conv_chunk_nhwc(struct ConvPixel px, struct ConvGeometry g, int c_all, int e0, int k, __local uint4* dst) {
   const int cg = g.c;
   if (cg % 8 == 0) {
-    int valid = 0;
-    __global const ushort* src = px.plane;
-    if (px.in && e0 < k) {
-      const int t = e0 / cg, ci = e0 - t * cg, ri = t / g.s, si = t - ri * g.s;
-      const int hi_ = px.h0 + ri * g.dh, wi = px.w0 + si * g.dw;
-      if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) valid = 8, src = px.plane + ((long)hi_ * g.w + wi) * c_all + ci;
-    }
-    copy_chunk(dst, src, valid);
+    __global const ushort* src = px.in && e0 < k ? conv_tap(px, g, c_all, e0) : 0;
+    copy_chunk(dst, src ? src : px.plane, src ? 8 : 0);
   } else {
     uint wd[4] = {0, 0, 0, 0};
 #pragma unroll 1
     for (int e = 0; e < 8; ++e) {  // not unrolled: the rare path, kept small
-      const int d = e0 + e;
-      if (!px.in || d >= k) break;
-      const int t = d / cg, ci = d - t * cg, ri = t / g.s, si = t - ri * g.s;
-      const int hi_ = px.h0 + ri * g.dh, wi = px.w0 + si * g.dw;
-      if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) wd[e / 2] |= (uint)px.plane[((long)hi_ * g.w + wi) * c_all + ci] << (16 * (e % 2));
+      if (!px.in || e0 + e >= k) break;
+      __global const ushort* src = conv_tap(px, g, c_all, e0 + e);
+      if (src) wd[e / 2] |= (uint)*src << (16 * (e % 2));
     }
     *dst = (uint4)(wd[0], wd[1], wd[2], wd[3]);
   }
@@ -124,18 +126,13 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
     const int c = lid + l * WGS;
     if (PIX_CHUNKS * WGS > PIX_WG * KWG / 16 && c >= PIX_WG * KWG / 16) break;  // past the slab
     const int j = j0 + c / (KWG / 16), e0 = k0 + 16 * (c % (KWG / 16));
-    const int image = j / pq, pix = j - image * pq, po = pix / g.q, qo = pix - po * g.q, h0 = po * g.sh - g.ph, w0 = qo * g.sw - g.pw;
-    __global const ushort* plane = xt + (long)image * g.h * g.w * c_all;
+    const struct ConvPixel px = conv_pixel(xt, g, c_all, pq, j, n);
     if (runs) {
       uint4 lo = (uint4)(0), hi = (uint4)(0);
-      if (j < n && e0 < k) {
-        const int t = e0 / cg, ci = e0 - t * cg, ri = t / g.s, si = t - ri * g.s;
-        const int hi_ = h0 + ri * g.dh, wi = w0 + si * g.dw;
-        if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) {
-          __global const ushort* src = plane + ((long)hi_ * g.w + wi) * c_all + ci;
-          lo = *(__global const uint4*)src;
-          hi = *(__global const uint4*)(src + 8);
-        }
+      __global const ushort* src = px.in && e0 < k ? conv_tap(px, g, c_all, e0) : 0;
+      if (src) {
+        lo = *(__global const uint4*)src;
+        hi = *(__global const uint4*)(src + 8);
       }
       r[2 * l] = lo;
       r[2 * l + 1] = hi;
@@ -143,11 +140,9 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
       uint wd[8] = {0, 0, 0, 0, 0, 0, 0, 0};
 #pragma unroll 1
       for (int e = 0; e < 16; ++e) {  // not unrolled: the rare path, kept small
-        const int d = e0 + e;
-        if (j >= n || d >= k) break;
-        const int t = d / cg, ci = d - t * cg, ri = t / g.s, si = t - ri * g.s;
-        const int hi_ = h0 + ri * g.dh, wi = w0 + si * g.dw;
-        if (hi_ >= 0 && hi_ < g.h && wi >= 0 && wi < g.w) wd[e / 2] |= (uint)plane[((long)hi_ * g.w + wi) * c_all + ci] << (16 * (e % 2));
+        if (!px.in || e0 + e >= k) break;
+        __global const ushort* src = conv_tap(px, g, c_all, e0 + e);
+        if (src) wd[e / 2] |= (uint)*src << (16 * (e % 2));
       }
       r[2 * l] = (uint4)(wd[0], wd[1], wd[2], wd[3]);
       r[2 * l + 1] = (uint4)(wd[4], wd[5], wd[6], wd[7]);

@@ -98,6 +98,7 @@
 // The raw 16-bit words of an operand, whatever its storage format.
 #define RAW(p) ((__global const ushort*)(p))
 
+#if !ASYNC  // the register ring's loads and stores (ASYNC=1 copies through cp.async instead)
 // Chunk l of this work-item's share of one slab, into two 16-byte registers r[2l], r[2l + 1]:
 //   depth-contiguous operand: one row x of op(X), depths 16g .. 16g + 15 (both registers: one run of 32 bytes);
 //   row-contiguous operand: depths 2p (r[2l]) and 2p + 1 (r[2l + 1]), rows 8q .. 8q + 7 of each.
@@ -211,6 +212,7 @@ void slab_a_store(int contiguous_depth, const uint4 r[2 * A_CHUNKS], __local uin
     }
   }
 }
+#endif  // !ASYNC
 
 #if MMA_EMULATE
 // The instruction computed through local memory by the warp's lanes, for a device without tensor cores:

@@ -63,7 +63,7 @@ void fence_proxy_async(void) {}  // ldmatrix reads through the generic proxy, as
 #endif
 #define CHUNKS_OF(XWG) ((XWG * KWG / 8 + WGS - 1) / WGS)  // a work-item's chunks of a slab of XWG rows
 
-#define SLAB_WORDS(XWG) ((XWG) * KWG / 2)  // 32-bit words of one slab of XWG rows
+#define SLAB_WORDS(XWG) ((XWG) * SW)  // 32-bit words of one slab of XWG rows (SW: a row's, xgemm_mma.h)
 // Chunk c of row r of a slab of cpr chunks a row: the 8 rows of an ldmatrix matrix (consecutive r,
 // same c) land on 8 different bank groups of 16 bytes. An XOR keeps c within its row only where cpr is
 // a power of two; other rows (a tile of 48, say) are not swizzled.
@@ -207,14 +207,15 @@ void ldsm(__local const ushort* s, int is_a, int contiguous_depth, int xwg, int 
 
 // A warp's fragments of depth group g (16 deep) from slabs as, bs; xa, xb: its first row and column.
 void load_fragments(__local const ushort* as, __local const ushort* bs, int a_depth, int b_depth, int xa, int xb, int g, int lane,
-                    uint af[MFR][4], uint bf[NFR + 1][2]) {
+                    uint af[MFR][4], uint bf[NFR][2]) {
 #pragma unroll
   for (int i = 0; i < MFR; ++i) ldsm(as, 1, a_depth, MWG, xa + 16 * i, g, lane, af[i], 4);
 #pragma unroll
   for (int j = 0; j < NFR; j += 2) {
     uint q[4];
     ldsm(bs, 0, b_depth, NWG, xb + 8 * j, g, lane, q, j + 1 < NFR ? 4 : 2);
-    bf[j][0] = q[0], bf[j][1] = q[1], bf[j + 1][0] = q[2], bf[j + 1][1] = q[3];
+    bf[j][0] = q[0], bf[j][1] = q[1];
+    if (j + 1 < NFR) bf[j + 1][0] = q[2], bf[j + 1][1] = q[3];  // an x2 load (odd NFR) leaves q[2], q[3] unset
   }
 }
 
@@ -307,7 +308,7 @@ void xgemm_mma_accumulate_slabs(int m, int n, int k, __global const ushort* pa, 
 #else
 #pragma unroll
     for (int g = 0; g < KWG / 16; ++g) {
-      uint af[MFR][4], bf[NFR + 1][2];
+      uint af[MFR][4], bf[NFR][2];
       load_fragments((__local const ushort*)STAGE_A(cur), (__local const ushort*)STAGE_B(cur), !ta, tb, xa, xb, g, lane, af, bf);
 #pragma unroll
       for (int i = 0; i < MFR; ++i)
