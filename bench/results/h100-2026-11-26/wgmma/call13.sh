@@ -1,4 +1,4 @@
-# Call 13: after the review mends (conv_tap shared by both gathers, the ring's code under ASYNC=0 only,
+# Call 13 (named nvidia-h200 when no H100 came at first; it ran on an H100 80GB HBM3, driver 580.159.04, per nvidia-smi; the edge-value loop printed nothing within its 60 s timeouts): after the review mends (conv_tap shared by both gathers, the ring's code under ASYNC=0 only,
 # load_fragments' guard): the tensor-core variants checked again on the H100, conv's with the 16-bit
 # lines' own problems too, and those lines timed.
 set -u
