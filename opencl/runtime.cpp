@@ -51,8 +51,8 @@ namespace {
 // instructions (wgmma) need sm_90a. A kernel writes such an instruction as inline PTX behind the marker
 // `//SM90A: ` (a PTX comment, so that the first build passes, with the instruction's registers
 // allocated from its asm operands); this returns the program's PTX with the markers removed and the
-// target set to sm_90a, or nothing where the program has no marker (every other program, every other
-// driver: their binaries are not PTX with markers).
+// target set to sm_90a, or nothing where the program has no marker (every program but the wgmma
+// variants'). Asked on NVIDIA's platform only.
 std::vector<unsigned char> sm90a_ptx(const cl::Program& program) {
   static const std::string marker = "//SM90A: ", target = ".target sm_90";  // then "," or the line's end
   std::vector<std::vector<unsigned char>> binaries;
@@ -119,7 +119,8 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& option
     throw Error("building " + what + " failed on " + device_.selector + " (" + device_.name + ") with " +
                 error_name(e.err()) + "; build log:\n" + log_of(program));
   }
-  if (const auto ptx = sm90a_ptx(program); !ptx.empty()) {
+  const bool nvidia = device_.platform_name.find("NVIDIA") != std::string::npos;  // binaries elsewhere are no PTX
+  if (const auto ptx = nvidia ? sm90a_ptx(program) : std::vector<unsigned char>{}; !ptx.empty()) {
     // The second pass: the PTX with its sm_90a instructions, built as a program binary.
     cl::Program rewritten(context_, {device_.device}, cl::Program::Binaries{ptx});
     try {
