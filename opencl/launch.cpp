@@ -161,7 +161,8 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
           if (pr.type.rfind("uint", 0) != 0 && pr.type.rfind("int", 0) != 0)
             throw Error(what + ": '" + a.name + "' holds 32-bit counters (uint*), the parameter is " + pr.type);
         } else if (pr.known) {  // the parameter's type against the buffer's storage format (scratch: float32)
-          const DType d = kind == plans::Arg::Kind::Tensor ? tensor_format(sig, a.name) : DType::F32;
+          const bool stored = kind == plans::Arg::Kind::Scratch && v.scratch[scratch_index.at(a.name)].stored;
+          const DType d = kind == plans::Arg::Kind::Tensor ? tensor_format(sig, a.name) : stored ? sig.dtype : DType::F32;
           const bool ok = d == DType::F32 ? pr.type.rfind("float", 0) == 0
                           : d == DType::F16 ? pr.type.rfind("half", 0) == 0
                                             : pr.type.rfind("ushort", 0) == 0 || pr.type.rfind("short", 0) == 0;

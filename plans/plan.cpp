@@ -152,13 +152,15 @@ class PlanParser {
       Let l{trim(rest.substr(0, eq)), Expr::parse(rest.substr(eq + 1)), here()};
       if (!is_identifier(l.name)) throw Error("let name '" + l.name + "' must be a name");
       v.lets.push_back(std::move(l));
-    } else if (key == "scratch" || key == "counters") {
+    } else if (key == "scratch" || key == "counters" || key == "stored") {
       variant_level();
-      const bool counters = key == "counters";
+      const bool counters = key == "counters", stored = key == "stored";
       const size_t sp = rest.find_first_of(" \t");
       if (sp == std::string::npos)
-        throw Error(counters ? "'counters' needs NAME COUNT (a name and how many 32-bit counters)" : "'scratch' needs NAME FLOATS (a name and its size in floats)");
-      Scratch s{rest.substr(0, sp), Expr::parse(rest.substr(sp)), here(), counters};
+        throw Error(counters ? "'counters' needs NAME COUNT (a name and how many 32-bit counters)"
+                    : stored ? "'stored' needs NAME COUNT (a name and how many values of the storage format)"
+                             : "'scratch' needs NAME FLOATS (a name and its size in floats)");
+      Scratch s{rest.substr(0, sp), Expr::parse(rest.substr(sp)), here(), counters, stored};
       if (!is_identifier(s.name)) throw Error(key + " name '" + s.name + "' must be a name");
       v.scratch.push_back(std::move(s));
     } else if (key == "dtypes") {
@@ -249,7 +251,7 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, devices, needs, when, let, scratch, counters, tune, require, class, step, args, global, local)");
+      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, devices, needs, when, let, scratch, counters, stored, tune, require, class, step, args, global, local)");
     }
   }
 
@@ -539,8 +541,9 @@ std::vector<int64_t> scratch_floats(const Variant& v, const Problem& p) {
   for (const auto& s : v.scratch) {
     const int64_t n = at_plan(s.where, "scratch " + s.name, p, [&] { return s.floats.eval_int(env); });
     if (n < 1) throw Error(s.where.str() + ": scratch " + s.name + " '" + s.floats.text() + "' is " + std::to_string(n) +
-                           " floats for problem " + p.line() + "; a buffer holds at least one");
-    out.push_back(n);
+                           (s.stored ? " values" : " floats") + " for problem " + p.line() + "; a buffer holds at least one");
+    const int64_t bytes = s.stored ? bytes_of(dtype_of(p)) : 4;
+    out.push_back((n * bytes + 3) / 4);
   }
   return out;
 }

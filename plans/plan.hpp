@@ -67,12 +67,16 @@ struct Let {
 
 struct Scratch {
   std::string name;
-  Expr floats;  // its size in floats (counters: in 32-bit words)
+  Expr floats;  // its size in floats (counters: in 32-bit words; stored: in values of the storage format)
   Where where;
   // `counters NAME COUNT`: 32-bit unsigned integers that hold zero when the first step starts and
   // that the steps must leave at zero (checked): one launch can then find its last work-group by an
   // integer atomic (docs/kernel-abi.md). Plain scratch starts as poison.
   bool counters = false;
+  // `stored NAME COUNT`: COUNT values in the problem's storage format (half* for f16, ushort* for
+  // bf16, float* for f32), for an intermediate that a step reads as a 16-bit operand. Its size in
+  // floats is the bytes rounded up to whole floats.
+  bool stored = false;
 };
 
 // A shape class of a tunable variant: the tuning database holds one set of defines per device and

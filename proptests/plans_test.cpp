@@ -156,7 +156,7 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, devices, needs, when, let, scratch, counters, tune, require, class, step, args, global, local)");
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, devices, needs, when, let, scratch, counters, stored, tune, require, class, step, args, global, local)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
@@ -191,6 +191,21 @@ TEST(PlanFormat, CountersAreScratchThatStartsAtZero) {
   EXPECT_EQ(plan_error("op sum\nvariant v\n  counters done\n"), "t.plan:3: 'counters' needs NAME COUNT (a name and how many 32-bit counters)");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  scratch done 1\n  counters done 1\n  step s\n    args x\n    global 1\n"),
             "t.plan:4: scratch 'done' has the name of a tensor, an attribute or another scratch buffer");
+}
+
+// `stored` scratch holds values of the problem's storage format: its size in floats rounds the bytes up.
+TEST(PlanFormat, StoredScratchIsSizedInTheStorageFormat) {
+  const auto vs = parse_plan("op sum\nvariant v\n  stored parts 2 * n + 1\n  scratch partial n\n"
+                             "  step s\n    args x, parts, partial, y\n    global n\n",
+                             "t.plan");
+  ASSERT_EQ(vs[0].scratch.size(), 2u);
+  EXPECT_TRUE(vs[0].scratch[0].stored);
+  EXPECT_FALSE(vs[0].scratch[1].stored);
+  EXPECT_EQ(scratch_floats(vs[0], Problem::parse("sum:m=3,n=100,over=row,dtype=bf16")), (std::vector<int64_t>{101, 100}));
+  EXPECT_EQ(scratch_floats(vs[0], Problem::parse("sum:m=3,n=100,over=row,dtype=f16")), (std::vector<int64_t>{101, 100}));
+  EXPECT_EQ(scratch_floats(vs[0], Problem::parse("sum:m=3,n=100,over=row")), (std::vector<int64_t>{201, 100}));
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  stored parts\n"),
+            "t.plan:3: 'stored' needs NAME COUNT (a name and how many values of the storage format)");
 }
 
 TEST(PlanFormat, DevicesNameTheTypesAVariantIsShapedFor) {

@@ -367,7 +367,10 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 // The same with element (row, col) at AT(row, col), a macro of the caller's (conv_igemm_mma.cl stores a
 // GEMM over several images' pixels into NCHW); columns col and col + 1 (col is even) are one aligned
 // 2-element store where pairs_ok says they are neighbours in memory.
-#define STORE_FRAGMENTS_WHERE(AT, pairs_ok, m, n, EPILOGUE)                                                 \
+#define STORE_FRAGMENTS_WHERE(AT, pairs_ok, m, n, EPILOGUE) STORE_FRAGMENTS_AS(AT, pairs_ok, m, n, EPILOGUE, ST2, ST)
+// The same through the caller's store macros ST2_ and ST_ (storage.h's pairs, ST2_FLOAT and ST_FLOAT
+// for a float32 C).
+#define STORE_FRAGMENTS_AS(AT, pairs_ok, m, n, EPILOGUE, ST2_, ST_)                                         \
   {                                                                                                         \
     const int lane_ = get_local_id(0) % 32, warp_ = get_local_id(0) / 32, gi = lane_ / 4, t = lane_ % 4;   \
     const int r0 = get_group_id(1) * MWG + warp_ / NWARPS * (MWG / MWARPS) + gi;                            \
@@ -380,10 +383,10 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
       if (row >= (m)) continue;                                                                             \
       const float v0 = acc[4 * (i * NFR + j) + 2 * h], v1 = acc[4 * (i * NFR + j) + 2 * h + 1];             \
       if (pairs && col + 1 < (n)) {                                                                         \
-        ST2(AT(row, col), ((float2)(EPILOGUE(v0, row, col), EPILOGUE(v1, row, col + 1))));                  \
+        ST2_(AT(row, col), ((float2)(EPILOGUE(v0, row, col), EPILOGUE(v1, row, col + 1))));                 \
       } else {                                                                                              \
-        if (col < (n)) ST(AT(row, col), 0, EPILOGUE(v0, row, col));                                         \
-        if (col + 1 < (n)) ST(AT(row, col + 1), 0, EPILOGUE(v1, row, col + 1));                             \
+        if (col < (n)) ST_(AT(row, col), 0, EPILOGUE(v0, row, col));                                        \
+        if (col + 1 < (n)) ST_(AT(row, col + 1), 0, EPILOGUE(v1, row, col + 1));                            \
       }                                                                                                     \
     }                                                                                                       \
   }
