@@ -15,9 +15,9 @@
 
 #if defined(DTYPE_F16)
 #define real_t half  // a macro, not a typedef: the driver reports parameter types by their own names
-// vstorea_half2_rte and vstorea_half4_rte are 2-byte stores each from NVIDIA's compiler: the values are
-// rounded into registers first, then stored in one access (the wgmma matmul 4096x1024x1024 in f16 took
-// 0.0369 ms to bf16's 0.0279 with the 2-byte stores; bench/results/h100-2026-11-26/split).
+// NVIDIA's compiler makes vstorea_half2_rte (and _half4_) one 2-byte store a value: the values are
+// rounded into registers first, then stored in one access. The wgmma matmul 4096x1024x1024 in f16 took
+// 0.0373 ms with the 2-byte stores, 0.0281 so, as bf16 (H100; bench/results/h100-2026-11-26/split/run2).
 inline void st2_half(__global half* p, float2 v) {
   ushort2 pair;
   vstore_half2_rte(v, 0, (__private half*)&pair);
