@@ -60,12 +60,13 @@ __kernel void grad_pre_split(__global const float* restrict z, __global const re
 
 // An operand stacked twice along the GEMM's depth: element (r, c) of src [rows][cols] to dst at
 // r * ld + c and at r * ld + c + second ([B | B]: ld = 2 cols, second = cols; [A; A]: ld = cols,
-// second = rows * cols). Global roundup(rows * cols, 256), one element a work-item.
+// second = rows * cols). Global roundup(rows * cols, 256), one element a work-item; the row and column
+// in 32-bit division where they fit (64-bit division is a long subroutine on GPUs).
 __kernel void repeat_twice(__global const real_t* restrict src, long rows, int cols, long ld, long second,
                            __global real_t* restrict dst) {
   const long e = get_global_id(0);
   if (e >= rows * cols) return;
-  const long r = e / cols, c = e % cols;
+  const long r = e <= UINT_MAX ? (uint)e / (uint)cols : e / cols, c = e - r * cols;
   const real_t v = src[e];
   dst[r * ld + c] = v;
   dst[r * ld + c + second] = v;
