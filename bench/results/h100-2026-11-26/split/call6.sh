@@ -1,0 +1,26 @@
+# Call 6: wgmma_split's split step two columns a work-item and repeat_twice four elements a work-item
+# (8-byte accesses): checked (odd n and k take the element-wise paths), steps timed, then the
+# backward's lines side by side with PyTorch.
+set -u
+echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+export LD_LIBRARY_PATH=$PWD/.gpu PLUMBLINE_TUNING_DIR=$PWD/opencl/tuning PLUMBLINE_KERNEL_DIR=$PWD/opencl/kernels PLUMBLINE_CACHE_DIR=/tmp/plc
+O=$OUT/c6; mkdir -p $O
+R=bench/results/h100-2026-11-26
+P=.gpu/plumbline
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $O/gpu.log
+(for p in m=1024,k=256,n=1024,act=gelu_tanh m=1030,k=23,n=1025,act=gelu_erf m=1100,k=100,n=1030,act=relu m=2048,k=64,n=1026,act=silu; do
+  for v in uniform normal edge integers; do
+    timeout 60 $P check gemm_bias_act_bwd --device nvidia:0 --variant wgmma_split --problem gemm_bias_act_bwd:$p,dtype=bf16 --values $v 2>&1 | tail -1 | sed "s/^/$p $v: /"; done; done
+ timeout 150 $P check gemm_bias_act_bwd --device nvidia:0 --variant wgmma_split --problem gemm_bias_act_bwd:m=4096,k=1024,n=4096,act=gelu_tanh,dtype=bf16 --values uniform 2>&1 | tail -1) > $O/check.log 2>&1
+grep -c " pass " $O/check.log; grep -v " pass " $O/check.log | head
+timeout 120 $P bench --device nvidia:0 --timing launch --repetitions 5 --min-time 0.05 --json $O/steps.json --batch $R/split/bwd16.batch > $O/steps.log 2>&1
+python3 - $O/steps.json <<'PY' | tee $O/steps.txt
+import json, sys
+for b in json.load(open(sys.argv[1]))['benchmarks']:
+    if b.get('run_type') != 'aggregate' or not b['name'].endswith('_median'): continue
+    steps = {k[5:]: round(v, 4) for k, v in b.items() if k.startswith('step_')}
+    print(b['name'].split('@')[0][:100], round(b['real_time'], 4), b.get('label', ''), steps)
+PY
+timeout 200 bash bench/side_by_side.sh $P $O/bwd python3 0.01 --batch $R/split/bwd16.batch > $O/bwd.log 2>&1
+grep "|" $O/bwd/side_by_side.md | cut -d'|' -f2,3,10
+cd $OUT && tar czf r.tgz c6 && rm -rf c6
