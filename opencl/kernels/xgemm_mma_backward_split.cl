@@ -42,8 +42,9 @@ inline ushort2 split_parts(float g) {
 // parts_a [rows][2n], each row's lo then hi (d_a's operand: G's columns are its depth), and parts_b
 // [2 rows][n], every lo row then every hi row (d_b's: G's rows are its depth); and d_bias's partial
 // column sums of the float32 G, CHUNK rows a work-item (columns.h's first pass). Two columns a
-// work-item, in 4- and 8-byte accesses where n is even (one column a work-item, 2-byte accesses, took
-// 122 us at 4096 x 4096 on the H100).
+// work-item, in 4- and 8-byte accesses where n is even. At 4096 x 4096 on the H100 it takes 122 us, as
+// one column a work-item in 2-byte accesses did; CHUNK 16 or 32 changes nothing and the row loop
+// unrolled by 4 takes 230 (split/run6, run7): what bounds it is not found yet.
 // Global (roundup(cdiv(n, 2), 64), cdiv(rows, CHUNK)).
 inline void put_parts(float g, long r, int c, int rows, int n, __global ushort* parts_a, __global ushort* parts_b) {
   const ushort2 p = split_parts(g);
