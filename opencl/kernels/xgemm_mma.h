@@ -67,6 +67,11 @@
 #ifndef STAGES
 #define STAGES 2  // ASYNC=1: slabs in local memory (STAGES - 1 in flight while one is multiplied)
 #endif
+#if ASYNC
+#define SLABS_IN_LOCAL STAGES  // slabs of each operand in local memory
+#else
+#define SLABS_IN_LOCAL 2
+#endif
 #ifndef MWG
 #define MWG 128
 #endif
@@ -357,12 +362,21 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 // Each warp's accumulators, through EPILOGUE(v, row, col), into C (leading dimension ldc): fragment
 // (i, j) holds rows gi and gi + 8, columns 2t and 2t + 1 of its 16 x 8 (lane = 4 gi + t); two
 // neighbours are one aligned store where ldc and the batch offset (c_batch) are even.
+// STAGED=1 (where C's tile fits the slabs' room): the tile goes through local memory first and out in
+// 16-byte row chunks (STORE_STAGED), where the fragments' 4-byte stores fill half of each 32-byte sector.
+#ifndef STAGED
+#define STAGED 0
+#endif
+#if STAGED && MWG * NWG <= SLABS_IN_LOCAL * (MWG + NWG) * KWG
+#define STORE_FRAGMENTS(c, ldc, c_batch, m, n, EPILOGUE) STORE_STAGED(c, ldc, (ldc) % 8 == 0 && (c_batch) % 8 == 0, m, n, EPILOGUE)
+#else
 #define STORE_FRAGMENTS(c, ldc, c_batch, m, n, EPILOGUE)                                                    \
   {                                                                                                         \
     __global real_t* const c_at_ = (c); /* not y: c may name one */                                        \
     const long ldc_at_ = (ldc);                                                                             \
     STORE_FRAGMENTS_WHERE(ROW_MAJOR_AT, (ldc) % 2 == 0 && (c_batch) % 2 == 0, m, n, EPILOGUE)               \
   }
+#endif
 #define ROW_MAJOR_AT(row, col) (c_at_ + (long)(row) * ldc_at_ + (col))
 // The same with element (row, col) at AT(row, col), a macro of the caller's (conv_igemm_mma.cl stores a
 // GEMM over several images' pixels into NCHW); columns col and col + 1 (col is even) are one aligned
@@ -391,28 +405,79 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
     }                                                                                                       \
   }
 
-// The kernel-scope local memory of an entry point: both slabs of both operands (uint4: aligned for the
-// 16-byte stores; NVIDIA places a uint array at 4 bytes), and with MMA_EMULATE each warp's room.
-#if ASYNC
-#define SLABS_IN_LOCAL STAGES
+// C's MWG x NWG tile through local memory (the slabs' room, as4 on): each pair of the fragments, through
+// EPILOGUE and rounded to the storage format, into tile row r's 16-byte chunk (col / 8 + r) % (NWG / 8)
+// (rotated by the row, so that a warp's 8 rows of pairs fall in different banks); then each work-item
+// stores whole chunks, 16 bytes where the row holds all 8 columns and aligned_rows says rows start at
+// multiples of 8 elements, else element by element.
+#if defined(DTYPE_F16)
+inline uint storage_bits2(float a, float b) {
+  ushort2 pair;
+  vstore_half2_rte((float2)(a, b), 0, (__private half*)&pair);
+  return as_uint(pair);
+}
 #else
-#define SLABS_IN_LOCAL 2
+inline uint storage_bits2(float a, float b) { return (uint)float_to_bf16(a) | (uint)float_to_bf16(b) << 16; }
 #endif
+#define STAGED_CHUNK(r, col) ((r) * (NWG / 8) + ((col) / 8 + (r)) % (NWG / 8))  // in uint4s
+#define STORE_STAGED(c, ldc, aligned_rows, m, n, EPILOGUE)                                                  \
+  {                                                                                                         \
+    __global ushort* const out_ = (__global ushort*)(c);                                                    \
+    const long ld_ = (ldc);                                                                                 \
+    __local uint* const tile_ = (__local uint*)as4;                                                         \
+    const int lane_ = get_local_id(0) % 32, warp_ = get_local_id(0) / 32, gi = lane_ / 4, t = lane_ % 4;   \
+    const int tr0 = warp_ / NWARPS * (MWG / MWARPS) + gi, tc0 = warp_ % NWARPS * (NWG / NWARPS) + 2 * t;   \
+    const int m0_ = get_group_id(1) * MWG, n0_ = get_group_id(0) * NWG;                                     \
+    barrier(CLK_LOCAL_MEM_FENCE); /* every warp's last slab read */                                        \
+    _Pragma("unroll") for (int i = 0; i < MFR; ++i)                                                         \
+    _Pragma("unroll") for (int j = 0; j < NFR; ++j)                                                         \
+    _Pragma("unroll") for (int h = 0; h < 2; ++h) {                                                         \
+      const int tr = tr0 + 16 * i + 8 * h, tc = tc0 + 8 * j;                                                \
+      const float v0 = acc[4 * (i * NFR + j) + 2 * h], v1 = acc[4 * (i * NFR + j) + 2 * h + 1];             \
+      tile_[STAGED_CHUNK(tr, tc) * 4 + (tc % 8) / 2] =                                                      \
+          storage_bits2(EPILOGUE(v0, m0_ + tr, n0_ + tc), EPILOGUE(v1, m0_ + tr, n0_ + tc + 1));            \
+    }                                                                                                       \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+    for (int e = get_local_id(0); e < MWG * NWG / 8; e += WGS) {                                            \
+      const int tr = e / (NWG / 8), tc = e % (NWG / 8) * 8, row = m0_ + tr, col = n0_ + tc;                 \
+      if (row >= (m)) continue;                                                                             \
+      const uint4 v = ((__local const uint4*)tile_)[STAGED_CHUNK(tr, tc)];                                  \
+      __global ushort* const at = out_ + (long)row * ld_ + col;                                             \
+      if ((aligned_rows) && col + 8 <= (n)) {                                                               \
+        *(__global uint4*)at = v;                                                                           \
+      } else {                                                                                              \
+        const uint w[4] = {v.x, v.y, v.z, v.w};                                                             \
+        for (int q = 0; q < 8 && col + q < (n); ++q) at[q] = (ushort)(w[q / 2] >> (16 * (q % 2)));         \
+      }                                                                                                     \
+    }                                                                                                       \
+  }
+
+// The kernel-scope local memory of an entry point: the slabs of both operands (SLABS_IN_LOCAL each; uint4:
+// aligned for the 16-byte stores; NVIDIA places a uint array at 4 bytes), and with MMA_EMULATE each
+// warp's room.
 // wgmma's swizzle atoms are aligned to their size (up to 1024 bytes).
 #if WGMMA
 #define SLABS_ALIGNED __attribute__((aligned(1024)))
 #else
 #define SLABS_ALIGNED
 #endif
+// One array holds both operands' slabs (A's first), so that STAGED can reuse all of it for C's tile; B's
+// start, STAGES A slabs on, stays 1024-aligned (an A slab is MWG * KWG * 2 >= 2048 bytes).
+#define SLAB_UINT4S_A (SLABS_IN_LOCAL * MWG * SW / 4)
+#define SLAB_UINT4S_B (SLABS_IN_LOCAL * NWG * SW / 4)
+#define SLAB_ARRAYS                                                                     \
+  __local uint4 slabs_[SLAB_UINT4S_A + SLAB_UINT4S_B] SLABS_ALIGNED;                    \
+  __local uint4* const as4 = slabs_;                                                    \
+  __local uint4* const bs4 = slabs_ + SLAB_UINT4S_A;
 #if MMA_EMULATE
 #define XGEMM_MMA_LOCALS                                                  \
-  __local uint4 as4[SLABS_IN_LOCAL * MWG * SW / 4] SLABS_ALIGNED, bs4[SLABS_IN_LOCAL * NWG * SW / 4] SLABS_ALIGNED; \
+  SLAB_ARRAYS                                                             \
   __local float emu_[MWARPS * NWARPS][16 * 16 + 16 * 8];                  \
   __local float* emu = emu_[get_local_id(0) / 32];                        \
   float acc[MFR * NFR * 4];
 #else
 #define XGEMM_MMA_LOCALS                                                  \
-  __local uint4 as4[SLABS_IN_LOCAL * MWG * SW / 4] SLABS_ALIGNED, bs4[SLABS_IN_LOCAL * NWG * SW / 4] SLABS_ALIGNED; \
+  SLAB_ARRAYS                                                             \
   __local float* emu = 0; /* no room: 48 KiB is the slabs' */             \
   float acc[MFR * NFR * 4];
 #endif
