@@ -364,6 +364,8 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 // neighbours are one aligned store where ldc and the batch offset (c_batch) are even.
 // STAGED=1 (where C's tile fits the slabs' room): the tile goes through local memory first and out in
 // 16-byte row chunks (STORE_STAGED), where the fragments' 4-byte stores fill half of each 32-byte sector.
+// On the H100 at 128 x 128 x 32 (wgmma): 4096x1024x1024 bf16 0.0279 -> 0.0239 ms, f16 -> 0.0222, 64
+// batches of 512x64x512 0.0449 -> 0.0300 (split/run8).
 #ifndef STAGED
 #define STAGED 0
 #endif
