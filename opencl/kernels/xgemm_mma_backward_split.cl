@@ -38,7 +38,7 @@ inline ushort2 split_parts(float g) {
   return (ushort2)(isfinite(g) ? float_to_bf16(g - bf16_to_float(hi)) : (ushort)0, hi);
 }
 
-// G = d_y * act'(Z + bias[col]) over Z [rows][n] (every batch entry's rows stacked) as its parts: into
+// G = d_y * act'(Z + bias[col]) over Z [rows][n] as its parts: into
 // parts_a [rows][2n], each row's lo then hi (d_a's operand: G's columns are its depth), and parts_b
 // [2 rows][n], every lo row then every hi row (d_b's: G's rows are its depth); and d_bias's partial
 // column sums of the float32 G, CHUNK rows a work-item (columns.h's first pass). Two columns a
