@@ -7,21 +7,32 @@
 //   LD4(p)         four consecutive elements from p as a float4 (p aligned to four elements)
 //   ST4(p, v)      stores the float4 v at p (p aligned to four elements)
 //   LD2(p), ST2(p, v)  the same for two elements (p aligned to two elements)
+//   pair_bits(v)   (f16 and bf16) the float2 v rounded, as the 32-bit word the two elements make in
+//                  memory (the first in the low half): ST2 stores it, xgemm_mma.h stages tiles in it
 // f16 goes through vload_half/vstore_half_rte, which OpenCL 1.2 has on every device (cl_khr_fp16 is
 // not needed: no arithmetic happens in half). bf16 is the top half of a float: widening is a shift,
 // narrowing rounds to nearest even (NaN kept NaN with its quiet bit set).
 #ifndef STORAGE_H
 #define STORAGE_H
 
+// bf16 words in every build: the bf16 storage below, and kernels of other formats that hand bf16 parts
+// of their values to the tensor cores (xgemm_mma_backward_split.cl).
+inline float bf16_to_float(ushort h) { return as_float((uint)h << 16); }
+inline ushort float_to_bf16(float f) {
+  const uint u = as_uint(f);
+  if (isnan(f)) return (ushort)((u >> 16) | 0x40u);
+  return (ushort)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
 #if defined(DTYPE_F16)
 #define real_t half  // a macro, not a typedef: the driver reports parameter types by their own names
 // NVIDIA's compiler makes vstorea_half2_rte (and _half4_) one 2-byte store a value: the values are
 // rounded into registers first, then stored in one access. The wgmma matmul 4096x1024x1024 in f16 took
 // 0.0373 ms with the 2-byte stores, 0.0281 so, as bf16 (H100; bench/results/h100-2026-11-26/split/run2).
-inline void st2_half(__global half* p, float2 v) {
+inline uint pair_bits(float2 v) {
   ushort2 pair;
   vstore_half2_rte(v, 0, (__private half*)&pair);
-  *(__global ushort2*)p = pair;
+  return as_uint(pair);
 }
 inline void st4_half(__global half* p, float4 v) {
   ushort4 quad;
@@ -33,15 +44,9 @@ inline void st4_half(__global half* p, float4 v) {
 #define LD4(p) vloada_half4(0, (p))  // the aligned forms: one 8-byte access
 #define ST4(p, v) st4_half((p), (v))
 #define LD2(p) vloada_half2(0, (p))  // one 4-byte access
-#define ST2(p, v) st2_half((p), (v))
+#define ST2(p, v) (*(__global uint*)(p) = pair_bits(v))
 #elif defined(DTYPE_BF16)
 #define real_t ushort
-inline float bf16_to_float(ushort h) { return as_float((uint)h << 16); }
-inline ushort float_to_bf16(float f) {
-  const uint u = as_uint(f);
-  if (isnan(f)) return (ushort)((u >> 16) | 0x40u);
-  return (ushort)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
-}
 inline float4 bf16x4_to_float4(ushort4 h) { return as_float4(convert_uint4(h) << 16); }
 inline ushort4 float4_to_bf16x4(float4 f) {
   return (ushort4)(float_to_bf16(f.x), float_to_bf16(f.y), float_to_bf16(f.z), float_to_bf16(f.w));
@@ -51,7 +56,8 @@ inline ushort4 float4_to_bf16x4(float4 f) {
 #define LD4(p) bf16x4_to_float4(*(__global const ushort4*)(p))  // one 8-byte access
 #define ST4(p, v) (*(__global ushort4*)(p) = float4_to_bf16x4(v))
 #define LD2(p) as_float2(convert_uint2(*(__global const ushort2*)(p)) << 16)  // one 4-byte access
-#define ST2(p, v) (*(__global ushort2*)(p) = (ushort2)(float_to_bf16((v).x), float_to_bf16((v).y)))
+inline uint pair_bits(float2 v) { return (uint)float_to_bf16(v.x) | (uint)float_to_bf16(v.y) << 16; }
+#define ST2(p, v) (*(__global uint*)(p) = pair_bits(v))
 #else
 #define real_t float
 #define LD(p, i) ((p)[i])

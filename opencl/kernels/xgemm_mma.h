@@ -43,9 +43,16 @@
 #if !defined(DTYPE_F16) && !defined(DTYPE_BF16)
 #error "xgemm_mma: the tensor-core GEMM takes f16 or bf16 (dtypes in gemm.plan)"
 #endif
-#if defined(DTYPE_F16)
+// The operands' format: the storage format's, or with MMA_OPERANDS_BF16=1 bf16 words whatever the storage
+// (f16's wgmma_split3 hands its f16 values over as exact bf16 parts); C is stored in the storage format.
+#ifndef MMA_OPERANDS_BF16
+#define MMA_OPERANDS_BF16 0
+#endif
+#if defined(DTYPE_F16) && !MMA_OPERANDS_BF16
+#define MMA_OPERANDS_F16 1
 #define MMA_TYPES "f32.f16.f16.f32"
 #else
+#define MMA_OPERANDS_F16 0
 #define MMA_TYPES "f32.bf16.bf16.f32"
 #endif
 
@@ -226,7 +233,7 @@ void slab_a_store(int contiguous_depth, const uint4 r[2 * A_CHUNKS], __local uin
 // (gi, t) holds A's rows gi and gi + 8 at depths 2t, 2t + 1 and 2t + 8, 2t + 9; B's column gi at the same
 // depths; C's rows gi and gi + 8 at columns 2t, 2t + 1. Every work-item calls it (work-group barriers).
 float raw_to_float(uint h) {
-#if defined(DTYPE_F16)
+#if MMA_OPERANDS_F16
   const ushort u = (ushort)h;
   return vload_half(0, (const __private half*)&u);
 #else
@@ -412,15 +419,6 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 // (rotated by the row, so that a warp's 8 rows of pairs fall in different banks); then each work-item
 // stores whole chunks, 16 bytes where the row holds all 8 columns and aligned_rows says rows start at
 // multiples of 8 elements, else element by element.
-#if defined(DTYPE_F16)
-inline uint storage_bits2(float a, float b) {
-  ushort2 pair;
-  vstore_half2_rte((float2)(a, b), 0, (__private half*)&pair);
-  return as_uint(pair);
-}
-#else
-inline uint storage_bits2(float a, float b) { return (uint)float_to_bf16(a) | (uint)float_to_bf16(b) << 16; }
-#endif
 #define STAGED_CHUNK(r, col) ((r) * (NWG / 8) + ((col) / 8 + (r)) % (NWG / 8))  // in uint4s
 #define STORE_STAGED(c, ldc, aligned_rows, m, n, EPILOGUE)                                                  \
   {                                                                                                         \
@@ -437,7 +435,7 @@ inline uint storage_bits2(float a, float b) { return (uint)float_to_bf16(a) | (u
       const int tr = tr0 + 16 * i + 8 * h, tc = tc0 + 8 * j;                                                \
       const float v0 = acc[4 * (i * NFR + j) + 2 * h], v1 = acc[4 * (i * NFR + j) + 2 * h + 1];             \
       tile_[STAGED_CHUNK(tr, tc) * 4 + (tc % 8) / 2] =                                                      \
-          storage_bits2(EPILOGUE(v0, m0_ + tr, n0_ + tc), EPILOGUE(v1, m0_ + tr, n0_ + tc + 1));            \
+          pair_bits((float2)(EPILOGUE(v0, m0_ + tr, n0_ + tc), EPILOGUE(v1, m0_ + tr, n0_ + tc + 1)));            \
     }                                                                                                       \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
     for (int e = get_local_id(0); e < MWG * NWG / 8; e += WGS) {                                            \

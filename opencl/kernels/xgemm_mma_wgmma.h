@@ -47,7 +47,7 @@
 #error "xgemm_mma: WG_PENDING takes 0 or 1, and STAGES >= 2 + WG_PENDING"
 #endif
 
-#if defined(DTYPE_F16)
+#if MMA_OPERANDS_F16
 #define WGMMA_TYPES "f32.f16.f16"
 #else
 #define WGMMA_TYPES "f32.bf16.bf16"
