@@ -12,6 +12,9 @@
 // 0: M = k/g (A = W'), N = n*p*q (B = X~, tb = 1). 1: Y transposed, M = n*p*q (A = X~), N = k/g (B = W'
 // as [N][K], tb = 1): for a few output channels (k/g = 64) the pixels fill the tall side of a tile and
 // the weights the narrow one. Either way each result is stored at its place in NCHW y (Y_AT).
+// With few output pixels (7x7 layers) the tiles alone leave most of the device idle: conv.plan's
+// `wgmma_igemm_split` splits the depth SPLITS ways (conv2d_igemm_mma_split, float partial sums) and adds
+// the splits up in a fixed order (conv2d_split_sum): deterministic, no atomics.
 // Products are exact in float and summed in float; a padded tap with an Inf or NaN weight makes NaN of a
 // finite output, which the last step (conv_igemm_nan.h, over x and w as given) sums again directly.
 // Global size (cdiv(N, NWG) * WGS, cdiv(M, MWG), g).
@@ -21,9 +24,10 @@
 #define PIXELS_M 0
 #endif
 
-// xt: x as NHWC offset to the group's first channel; c_all: channels a pixel (all groups'); pq: pixels an image.
-#define MMA_PARAMS , struct ConvGeometry geo, int c_all, int pq
-#define MMA_ARGS , geo, c_all, pq
+// xt: x as NHWC offset to the group's first channel; c_all: channels a pixel (all groups'); pq: pixels an
+// image; k_off: the depth of the GEMM's first (a split of the depth starts past 0: conv2d_igemm_mma_split).
+#define MMA_PARAMS , struct ConvGeometry geo, int c_all, int pq, int k_off
+#define MMA_ARGS , geo, c_all, pq, k_off
 struct ConvPixel {  // output pixel j of all images': its image's plane in xt, its first tap's place
   __global const ushort* plane;
   int h0, w0, in;  // in: j is a pixel (not past the last)
@@ -35,17 +39,17 @@ void conv_chunk_nhwc(struct ConvPixel px, struct ConvGeometry g, int c_all, int 
 #define MMA_GATHER_T struct ConvPixel
 #define MMA_GATHER_AT(p, j, pixels) conv_pixel(p, geo, c_all, pq, j, pixels)
 #if PIXELS_M
-#define MMA_CHUNK_A(px, d, dst) conv_chunk_nhwc(px, geo, c_all, d, ks, dst)
+#define MMA_CHUNK_A(px, d, dst) conv_chunk_nhwc(px, geo, c_all, k_off + (d), k_off + ks, dst)
 #else
-#define MMA_CHUNK_B(px, d, dst) conv_chunk_nhwc(px, geo, c_all, d, ks, dst)
+#define MMA_CHUNK_B(px, d, dst) conv_chunk_nhwc(px, geo, c_all, k_off + (d), k_off + ks, dst)
 #endif
 #else  // the core loads slabs into registers (xgemm_mma.h's ring)
 #if PIXELS_M
-#define MMA_SLAB_A(k0, r) conv_slab_nhwc(pa, geo, c_all, pq, m0, k0, m, k, r)
+#define MMA_SLAB_A(k0, r) conv_slab_nhwc(pa, geo, c_all, pq, m0, k_off + (k0), m, k_off + k, r)
 #define PIX_WG MWG  // the pixels' side of the tile, and the chunks a work-item loads of it
 #define PIX_CHUNKS A_CHUNKS
 #else
-#define MMA_SLAB_B(k0, r) conv_slab_nhwc(pb, geo, c_all, pq, n0, k0, n, k, r)
+#define MMA_SLAB_B(k0, r) conv_slab_nhwc(pb, geo, c_all, pq, n0, k_off + (k0), n, k_off + k, r)
 #define PIX_WG NWG
 #define PIX_CHUNKS B_CHUNKS
 #endif
@@ -89,22 +93,20 @@ void conv2d_nhwc_pack(__global const real_t* x_, __global float* xt_, int c, int
   }
 }
 
-// w [k][cg][r*s] into wr [k][r*s][cg], one element a work-item, in 32-bit index arithmetic where the
-// weights allow: 16.8 us over 2.4M weights on the H100, 20 in 64-bit division (the stores in wr's
-// order instead, coalesced, changed nothing: split/run5). Global size roundup(k * cg * rs, 256).
+// w [k][cg][r*s] into wr [k][r*s][cg], one (output channel, channel) a work-item: its r*s taps read as
+// one run and written a tap a row, where a warp's neighbouring channels make each row's stores one
+// coalesced run. One element a work-item (the divisions of its three indices each time) took 16.4 us
+// over 2.4M weights on the H100, the NHWC pack's 64 x 64 blocks 23.6 (9 taps fill a block's rows
+// poorly): split3/run2. Global size roundup(k * cg, 256).
 __kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_, int k, int cg, int rs) {
   __global const ushort* w = RAW(w_);
   __global ushort* wr = (__global ushort*)wr_;
-  const long o = get_global_id(0), total = (long)k * cg * rs;
-  if (o >= total) return;
-  if (total <= INT_MAX) {
-    const uint u = (uint)o, t = u % rs, ci = (u / rs) % cg, kk = u / (rs * cg);
-    wr[(kk * rs + t) * cg + ci] = w[u];
-  } else {
-    const int t = o % rs, ci = (o / rs) % cg;
-    const long kk = o / ((long)rs * cg);
-    wr[(kk * rs + t) * cg + ci] = w[o];
-  }
+  const long o = get_global_id(0);
+  if (o >= (long)k * cg) return;
+  const long kk = o <= UINT_MAX ? (uint)o / (uint)cg : o / cg, ci = o - kk * cg;
+  __global const ushort* from = w + o * rs;
+  __global ushort* to = wr + kk * rs * cg + ci;
+  for (int t = 0; t < rs; ++t) to[(long)t * cg] = from[t];
 }
 
 struct ConvPixel conv_pixel(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j, int pixels) {
@@ -178,41 +180,102 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
 }
 #endif
 
-// One tile of Y of one group from xt and wr (the first two steps' scratch); bias may be 0.
+#define PLAIN(v, row, col) (v)
+// One tile of Y of one group from xt and wr (the first two steps' scratch); bias may be 0. With
+// partial (not 0), depths [k_lo, k_hi) alone, and the float sums to partial [split][k][n*p*q] instead
+// (conv2d_split_sum adds the splits up).
 void conv2d_igemm_mma_tile(__global const ushort* xt, __global const ushort* wr, __global const real_t* bias, __global real_t* y, int n,
                            int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q,
-                           __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4], __local float* emu, int group) {
+                           __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4], __local float* emu, int group,
+                           __global float* partial, int split, int k_lo, int k_hi) {
   const int cg = c / g, kg = k / g, crs = cg * r * s, pq = p * q, pixels = n * pq, k0 = group * kg;
   const struct ConvGeometry geo = {cg, h, w, r, s, sh, sw, ph, pw, dh, dw, q};
-  const long w_offset = (long)group * kg * crs;
+  const long w_offset = (long)group * kg * crs + k_lo;
   __global const ushort* x_group = xt + group * cg;
   __global const ushort* weights = wr + w_offset;
-  const int weights_aligned = crs % 8 == 0 && w_offset % 8 == 0;
-  // Output channel kk (of the group) at pixel j (of all images) in NCHW y.
+  const int weights_aligned = crs % 8 == 0 && w_offset % 8 == 0, depth = k_hi - k_lo;
+  // Output channel kk (of the group) at pixel j (of all images) in NCHW y, and in the split's partial.
 #define Y_AT_PIXEL(kk, j) (y + ((long)((j) / pq) * k + k0 + (kk)) * pq + (j) % pq)
+#define PARTIAL_AT_PIXEL(kk, j) (partial + ((long)split * k + k0 + (kk)) * pixels + (j))
 #if PIXELS_M
-  xgemm_mma_accumulate(pixels, kg, crs, x_group, 0, 0, 0, weights, crs, 1, weights_aligned, as4, bs4, acc, emu, geo, c, pq);
+  xgemm_mma_accumulate(pixels, kg, depth, x_group, 0, 0, 0, weights, crs, 1, weights_aligned, as4, bs4, acc, emu, geo, c, pq, k_lo);
 #define Y_AT(row, col) Y_AT_PIXEL(col, row)
 #define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (col)) : (v))
+  if (partial) {
+    __global float* const c_at_ = partial;
+    const long ldc_at_ = 0;
+#define PARTIAL_AT(row, col) PARTIAL_AT_PIXEL(col, row)
+    STORE_FRAGMENTS_AS(PARTIAL_AT, 0, pixels, kg, PLAIN, ST2_FLOAT, ST_FLOAT)
+    return;
+  }
   STORE_FRAGMENTS_WHERE(Y_AT, 0, pixels, kg, WITH_BIAS)
 #else
-  xgemm_mma_accumulate(kg, pixels, crs, weights, crs, 0, weights_aligned, x_group, 0, 1, 0, as4, bs4, acc, emu, geo, c, pq);
+  xgemm_mma_accumulate(kg, pixels, depth, weights, crs, 0, weights_aligned, x_group, 0, 1, 0, as4, bs4, acc, emu, geo, c, pq, k_lo);
 #define Y_AT(row, col) Y_AT_PIXEL(row, col)
 #define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (row)) : (v))
+  if (partial) {
+    __global float* const c_at_ = partial;
+    const long ldc_at_ = 0;
+#define PARTIAL_AT(row, col) PARTIAL_AT_PIXEL(row, col)
+    STORE_FRAGMENTS_AS(PARTIAL_AT, pixels % 2 == 0, kg, pixels, PLAIN, ST2_FLOAT, ST_FLOAT)  // rows of even length: pairs 8-byte aligned
+    return;
+  }
   STORE_FRAGMENTS_WHERE(Y_AT, pq % 2 == 0, kg, pixels, WITH_BIAS)  // pixels j, j + 1 (j even) share an image where pq is even
 #endif
 }
 
+#define CONV_TILE_ARGS n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
 void conv2d_igemm_mma(__global const float* xt, __global const float* wr, __global real_t* y, int n, int c, int h, int w, int k, int r,
                       int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   XGEMM_MMA_LOCALS
-  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), 0, y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
+  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), 0, y, CONV_TILE_ARGS, get_group_id(2), 0, 0, 0, c / g * r * s);
 }
 
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
 void conv2d_igemm_mma_bias(__global const float* xt, __global const float* wr, __global const real_t* bias, __global real_t* y, int n,
                            int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   XGEMM_MMA_LOCALS
-  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), bias, y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu, get_group_id(2));
+  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), bias, y, CONV_TILE_ARGS, get_group_id(2), 0, 0, 0, c / g * r * s);
+}
+
+// The depth split SPLITS ways (conv.plan's `wgmma_igemm_split`: few output pixels, so that the tiles
+// alone leave most of the device idle): work-group z = group * SPLITS + split sums depths
+// [split * chunk, (split + 1) * chunk) of the group's GEMM (chunk a multiple of KWG) into partial
+// [SPLITS][k][n*p*q] in float. Global size (as conv2d_igemm_mma's, with g * SPLITS along z).
+#ifndef SPLITS
+#define SPLITS 1
+#endif
+__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+void conv2d_igemm_mma_split(__global const float* xt, __global const float* wr, __global float* partial, int n, int c, int h, int w, int k,
+                            int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  XGEMM_MMA_LOCALS
+  const int crs = c / g * r * s, chunk = (crs + SPLITS * KWG - 1) / (SPLITS * KWG) * KWG, split = get_group_id(2) % SPLITS;
+  const int k_lo = min(split * chunk, crs), k_hi = min(k_lo + chunk, crs);
+  conv2d_igemm_mma_tile(RAW(xt), RAW(wr), 0, 0, CONV_TILE_ARGS, get_group_id(2) / SPLITS, partial, split, k_lo, k_hi);
+}
+
+// y (NCHW) = the splits' partial sums (conv2d_igemm_mma_split), added in split order (+ bias), rounded
+// once to the storage format; output element o of y a work-item, in 32-bit division where y's size
+// fits. Global size roundup(numel(y), 256).
+inline void split_sum(__global const float* partial, __global const real_t* bias, __global real_t* y, int k, int pq, long pixels) {
+  const long o = get_global_id(0), total = pixels * k;
+  if (o >= total) return;
+  long image, kk, pix;
+  if (total <= UINT_MAX) {
+    const uint u = (uint)o, kpq = (uint)k * (uint)pq;
+    image = u / kpq, kk = (u - image * kpq) / (uint)pq, pix = u - image * kpq - kk * pq;
+  } else {
+    image = o / ((long)k * pq), kk = (o - image * k * pq) / pq, pix = o - image * k * pq - kk * pq;
+  }
+  __global const float* at = partial + kk * pixels + image * pq + pix;
+  float sum = 0.0f;
+  for (int sp = 0; sp < SPLITS; ++sp) sum += at[sp * (long)k * pixels];
+  ST(y, o, bias ? sum + LD(bias, kk) : sum);
+}
+__kernel void conv2d_split_sum(__global const float* partial, __global real_t* y, int k, int pq, long pixels) {
+  split_sum(partial, 0, y, k, pq, pixels);
+}
+__kernel void conv2d_split_sum_bias(__global const float* partial, __global const real_t* bias, __global real_t* y, int k, int pq, long pixels) {
+  split_sum(partial, bias, y, k, pq, pixels);
 }
