@@ -115,11 +115,7 @@ const plans::Variant& KernelChecker::select(const Problem& p) {
 }
 
 const cl::Program& KernelChecker::program_for(const plans::Variant& v, DType dtype) {
-  const std::string options = ocl::program_options(v, dtype);
-  const std::string key = v.file + "\n" + options;
-  auto it = programs_.find(key);
-  if (it == programs_.end()) it = programs_.emplace(key, rt_.build_file(v.file, options).program).first;
-  return it->second;
+  return rt_.program(v.file, ocl::program_options(v, dtype));
 }
 
 namespace {

@@ -88,7 +88,6 @@ class KernelChecker {
   bool faulted_ = false;
   double timeout_ = 0;
   double reference_budget_;
-  std::map<std::string, cl::Program> programs_;
   CaseResult run_sampled(const Problem& p, Values values, uint64_t seed, const plans::Variant& variant, CaseResult r);
   // Runs the variant on the inputs; a fault or a memory problem ends the case (r says which): nullopt.
   std::optional<Execution> execute_case(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant& variant, CaseResult& r);

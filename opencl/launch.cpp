@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
 
@@ -242,7 +243,10 @@ std::string program_options(const plans::Variant& v, DType dtype) {
 
 namespace {
 
-cl::Kernel kernel_of(const cl::Program& program, const plans::Variant& v, const plans::Step& st) {
+// Step st's kernel: from `program`, or where the step has defines of its own, from the program built
+// with them (Variant::for_step).
+cl::Kernel kernel_of(Runtime& rt, const cl::Program& variant_program, const plans::Variant& v, const plans::Step& st, const Problem& p) {
+  const cl::Program& program = st.defines.empty() ? variant_program : rt.program(v.file, program_options(v.for_step(st), dtype_of(p)));
   try {
     return cl::Kernel(program, st.entry.c_str());
   } catch (const cl::Error& e) {
@@ -274,7 +278,7 @@ void bind_step(cl::Kernel& kernel, const plans::Variant& v, const plans::Step& s
 void check_launch(Runtime& rt, const Problem& p, const plans::Variant& v, const cl::Program& program) {
   for (const auto& st : v.steps) {
     if (!plans::step_applies(v, st, p)) continue;
-    cl::Kernel kernel = kernel_of(program, v, st);
+    cl::Kernel kernel = kernel_of(rt, program, v, st, p);
     size_t local_bytes = 0;
     bind_step(kernel, v, st, p, nullptr, local_bytes);
     check_limits(kernel, rt, st, plans::dispatch(v, st, p), local_bytes, p);
@@ -285,7 +289,7 @@ std::vector<PreparedStep> prepare(Runtime& rt, const Problem& p, const plans::Va
   std::vector<PreparedStep> steps;
   for (const auto& st : v.steps) {
     if (!plans::step_applies(v, st, p)) continue;
-    cl::Kernel kernel = kernel_of(program, v, st);
+    cl::Kernel kernel = kernel_of(rt, program, v, st, p);
     // The limits first, on a kernel with no argument set: once local(BYTES) arguments are set, the
     // driver may count them in CL_KERNEL_LOCAL_MEM_SIZE (NVIDIA's does, as the standard allows), and
     // check_limits would count them twice.

@@ -189,6 +189,13 @@ BuiltProgram Runtime::build_file(const std::string& file, const std::string& opt
   return build(inline_includes(read_text(path), path), options, path);
 }
 
+const cl::Program& Runtime::program(const std::string& file, const std::string& options) {
+  const std::string key = file + "\n" + options;
+  auto it = programs_.find(key);
+  if (it == programs_.end()) it = programs_.emplace(key, build_file(file, options).program).first;
+  return it->second;
+}
+
 GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements, DType dtype) {
   if (elements < 1) throw Error("buffer '" + name + "' must hold at least one element");
   const uint64_t width = static_cast<uint64_t>(bytes_of(dtype));

@@ -3,6 +3,7 @@
 // guarded buffers and timed launches under a watchdog.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,8 @@ class Runtime {
   // Builds kernel_dir()/file (an absolute or ./ path is taken as is). Lines `#include "NAME"` are
   // replaced by kernel_dir()/NAME before the build, so that the cache key covers every line compiled.
   BuiltProgram build_file(const std::string& file, const std::string& options = "");
+  // build_file's program, built once for this runtime (then kept): what a plan's steps run.
+  const cl::Program& program(const std::string& file, const std::string& options);
 
   // A buffer of `elements` values of a storage format with guard zones on both sides; Error when the
   // device cannot hold it.
@@ -81,6 +84,7 @@ class Runtime {
   cl::Context context_;
   cl::CommandQueue queue_;
   double watchdog_seconds_ = 120;
+  std::map<std::string, cl::Program> programs_;  // program(): by file and options
 };
 
 // Sets kernel arguments in order: GuardedBuffer, cl::Buffer, cl::LocalSpaceArg or plain scalars.

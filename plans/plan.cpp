@@ -126,7 +126,7 @@ class PlanParser {
       v.file = file_dir_.empty() || fs::path(rest).is_absolute() ? rest : (fs::path(file_dir_) / rest).string();
     } else if (key == "define") {
       need("NAME=VALUE");
-      variant_level();
+      auto& defines = step ? step->defines : v.defines;  // after a step: that step's own
       std::string items = rest;
       std::replace(items.begin(), items.end(), ',', ' ');
       std::istringstream ss(items);
@@ -136,8 +136,9 @@ class PlanParser {
         const std::string name = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
         if (eq == std::string::npos || !is_identifier(name) || value.empty())
           throw Error("define '" + item + "' must be NAME=VALUE");
-        if (v.define(name)) throw Error("define " + name + " is given twice");
-        v.defines.emplace_back(name, value);
+        if (std::any_of(defines.begin(), defines.end(), [&](const auto& d) { return d.first == name; }))
+          throw Error("define " + name + " is given twice" + std::string(step ? " in step " + step->entry : ""));
+        defines.emplace_back(name, value);
       }
     } else if (key == "when") {
       need("a condition");
@@ -297,6 +298,9 @@ class PlanParser {
       if (attrs.count(name)) throw Error(v.where.str() + ": define " + name + " has the name of an attribute of " + v.op);
       (as_integer(value) ? integer_defines : other_defines).insert(name);
     }
+    for (const auto& st : v.steps)
+      for (const auto& d : st.defines)
+        if (attrs.count(d.first)) throw Error(st.where.str() + ": define " + d.first + " has the name of an attribute of " + v.op);
     const std::set<std::string> tensors = possible_tensors(v.op);
     for (const auto& s : v.scratch) {
       if (tensors.count(s.name) || attrs.count(s.name) || scratch.count(s.name))
@@ -416,6 +420,16 @@ Variant Variant::with_defines(const std::vector<std::pair<std::string, std::stri
     if (as_integer(it->second) && !as_integer(value))
       throw Error("define " + name + " of " + id() + " is an integer; '" + value + "' is not");
     it->second = value;
+  }
+  return v;
+}
+
+Variant Variant::for_step(const Step& st) const {
+  Variant v = *this;
+  for (const auto& [name, value] : st.defines) {
+    auto it = std::find_if(v.defines.begin(), v.defines.end(), [&name = name](const auto& d) { return d.first == name; });
+    if (it == v.defines.end()) v.defines.emplace_back(name, value);
+    else it->second = value;
   }
   return v;
 }

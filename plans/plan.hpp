@@ -53,6 +53,9 @@ struct Step {
   std::vector<Arg> args;
   std::vector<Expr> global, local;  // local empty: the driver picks the work-group size
   Expr when;                        // empty: always
+  // The step's own build defines over the variant's (a `define` line after `step`): its kernel comes
+  // from a program of its own (Variant::for_step). They change the program, not the plan's expressions.
+  std::vector<std::pair<std::string, std::string>> defines;
   Where where;                      // the 'step' line
   std::map<std::string, int> lines; // the line of its 'args', 'global', 'local' and 'when'
   bool has_args = false;
@@ -118,6 +121,9 @@ struct Variant {
   const std::string* define(const std::string& name) const;
   // This variant with some defines replaced; Error when it declares no such define.
   Variant with_defines(const std::vector<std::pair<std::string, std::string>>& overrides) const;
+  // The variant whose program runs step st: its defines with the step's own over them (added where the
+  // variant has none of that name).
+  Variant for_step(const Step& st) const;
   // The variant's name as results show it: "matmul/tiled".
   std::string id() const { return op + "/" + name; }
   // Whether the defines meet every `require` line; the first that fails, in words, when not.

@@ -148,7 +148,8 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
                                        error_of([] { Registry::get().find("mm"); }).substr(std::string("unknown operator 'mm'; known operators: ").size()));
   EXPECT_EQ(plan_error("op matmul\nargs a\n"), "t.plan:2: 'args' outside a variant (start one with 'variant NAME' after 'op NAME')");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  args a\n"), "t.plan:3: 'args' outside a step (start one with 'step ENTRY')");
-  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n  define TS=1\n"), "t.plan:4: 'define' belongs to the variant: put it before the first 'step'");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n  dtypes f16\n"), "t.plan:4: 'dtypes' belongs to the variant: put it before the first 'step'");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    define k=4\n    args a\n    global 1\n"), "t.plan:3: define k has the name of an attribute of matmul");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define m=4\n  step s\n    args a\n    global 1\n"), "t.plan:2: define m has the name of an attribute of matmul");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1\n    local 1\n"), "t.plan:3: step s: 'local' has 1 sizes, 'global' 2");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n"), "t.plan:3: step s: no 'global' line (the global size)");
@@ -206,6 +207,20 @@ TEST(PlanFormat, StoredScratchIsSizedInTheStorageFormat) {
   EXPECT_EQ(scratch_floats(vs[0], Problem::parse("sum:m=3,n=100,over=row")), (std::vector<int64_t>{201, 100}));
   EXPECT_EQ(plan_error("op sum\nvariant v\n  stored parts\n"),
             "t.plan:3: 'stored' needs NAME COUNT (a name and how many values of the storage format)");
+}
+
+TEST(PlanFormat, AStepsDefinesBuildItsProgramOverTheVariants) {
+  const auto vs = parse_plan("op sum\nvariant v\n  define A=1 B=2\n  step s\n    args x, y\n    global n\n"
+                             "  step t\n    define B=3, C=4\n    args x, y\n    global n\n",
+                             "t.plan");
+  ASSERT_EQ(vs[0].steps.size(), 2u);
+  EXPECT_TRUE(vs[0].steps[0].defines.empty());
+  EXPECT_EQ(vs[0].defines, (std::vector<std::pair<std::string, std::string>>{{"A", "1"}, {"B", "2"}})) << "the variant's stay its own";
+  const Variant t = vs[0].for_step(vs[0].steps[1]);
+  EXPECT_EQ(t.defines, (std::vector<std::pair<std::string, std::string>>{{"A", "1"}, {"B", "3"}, {"C", "4"}}));
+  EXPECT_EQ(vs[0].for_step(vs[0].steps[0]).build_options(), vs[0].build_options());
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  step s\n    define B=3 B=4\n"), "t.plan:4: define B is given twice in step s");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  step s\n    define B\n"), "t.plan:4: define 'B' must be NAME=VALUE");
 }
 
 TEST(PlanFormat, DevicesNameTheTypesAVariantIsShapedFor) {

@@ -12,15 +12,14 @@
 //     d_b = A [2; 3]^T @ G [lo; hi], and Z = A @ B as they are.
 //   f16 (wgmma_split3, MMA_OPERANDS_BF16=1): an f16 value is exactly hi + lo in bf16 (11 significant
 //     bits, bf16's wide exponent range), so A and B go in as parts too: d_a = G [2 | 1 | 3] @ B [1 | 2
-//     | 3]^T (G_lo B_lo left out: <= 2^-16 |G||B|), d_b the same over the rows, and Z = A [1 | 2 | 1 |
-//     3] @ B [2; 1; 1; 3], every product exact (no depth bound for Z).
+//     | 3]^T (G_lo B_lo left out: <= 2^-16 |G||B|), d_b the same over the rows. Z = A @ B runs f16's
+//     own instruction (its step's define MMA_OPERANDS_BF16=0: a program of its own), as bf16's does.
 //
 // Why this is enough where the plan lets these serve (both G depths m, n >= 1024): the error model
 // (check/error_models/gemm.cpp) allows d_a kC (n + 1) u |G| @ |B|^T beyond G's own error (kC = 2). The
 // GEMM's sum takes (n + 1) u of it, the small copies first so that their partial sums stay small
 // (n u 2^-6 more with two small copies), and G's residual r takes 256 u, f16's left-out G_lo B_lo 256 u
-// more: within (n + 1) u from n = 530 on. d_b the same over the rows; Z in f16 sums 4k exact products
-// with three small copies first, within (k + 1) u (k u 3 2^-7 more). d_bias sums G itself in float32.
+// more: within (n + 1) u from n = 530 on. d_b the same over the rows. d_bias sums G itself in float32.
 #include "activation.h"
 #include "xgemm_mma.cl"
 #include "columns.h"
@@ -36,9 +35,7 @@ void xgemm_mma_pre(int m, int n, int k, __global const real_t* a, int lda, __glo
   STORE_FRAGMENTS_AS(ROW_MAJOR_AT, n % 2 == 0, m, n, PLAIN, ST2_FLOAT, ST_FLOAT)
 }
 
-#if !defined(DTYPE_BF16) && !(defined(DTYPE_F16) && MMA_OPERANDS_BF16)
-#error "wgmma_split takes bf16, or f16 with MMA_OPERANDS_BF16=1 (its plan's dtypes and defines)"
-#endif
+// (In f16 the GEMM steps on parts need MMA_OPERANDS_BF16=1, and xgemm_mma_pre on A and B as given 0.)
 
 // x as its parts (lo, hi where finite, hi): hi is x rounded to bf16, or toward zero where rounding would
 // overflow a finite x (then x - hi is still exact), and lo is x - hi rounded; Inf and NaN stay in hi with
