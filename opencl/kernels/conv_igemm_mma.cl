@@ -97,7 +97,7 @@ void conv2d_nhwc_pack(__global const real_t* x_, __global float* xt_, int c, int
 // one run and written a tap a row, where a warp's neighbouring channels make each row's stores one
 // coalesced run. One element a work-item (the divisions of its three indices each time) took 16.4 us
 // over 2.4M weights on the H100, the NHWC pack's 64 x 64 blocks 23.6 (9 taps fill a block's rows
-// poorly): split3/run2. Global size roundup(k * cg, 256).
+// poorly): split3/run2; this 8-9.5 us (run3). Global size roundup(k * cg, 256).
 __kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_, int k, int cg, int rs) {
   __global const ushort* w = RAW(w_);
   __global ushort* wr = (__global ushort*)wr_;
