@@ -4,6 +4,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -373,7 +374,36 @@ class PlanParser {
         if (a.kind == Arg::Kind::Value || a.kind == Arg::Kind::Local) check_expr(a.expr, at(args_line));
       }
     }
+    refuse_step_defines_in_expressions(v);
     variants_.push_back(std::move(v));
+  }
+
+  // A step's defines reach its own program only: the plan's expressions (sizes, conditions, scratch,
+  // arguments) see the variant's. A step define of a name they use would launch that step with sizes
+  // of the variant's value while its kernel is built with another, so it is refused.
+  static void refuse_step_defines_in_expressions(const Variant& v) {
+    std::map<std::string, std::string> used;  // name -> an expression that uses it
+    auto note = [&](const Expr& e) {
+      for (const auto& n : e.names()) used.emplace(n, e.text());
+    };
+    if (!v.when.empty()) note(v.when);
+    for (const auto& l : v.lets) note(l.value);
+    for (const auto& c : v.classes)
+      if (!c.when.empty()) note(c.when);
+    for (const auto& s : v.scratch) note(s.floats);
+    for (const auto& r : v.requires_) note(r);
+    for (const auto& st : v.steps) {
+      for (const auto& e : st.global) note(e);
+      for (const auto& e : st.local) note(e);
+      if (!st.when.empty()) note(st.when);
+      for (const auto& a : st.args)
+        if (a.kind == Arg::Kind::Value || a.kind == Arg::Kind::Local) note(a.expr);
+    }
+    for (const auto& st : v.steps)
+      for (const auto& d : st.defines)
+        if (auto it = used.find(d.first); it != used.end())
+          throw Error(st.where.str() + ": step " + st.entry + ": define " + d.first + " is used by the plan's expression '" + it->second +
+                      "', which sees the variant's value, not the step's (a step's defines reach its program only)");
   }
 
   std::string path_, file_dir_, op_;

@@ -221,6 +221,9 @@ TEST(PlanFormat, AStepsDefinesBuildItsProgramOverTheVariants) {
   EXPECT_EQ(vs[0].for_step(vs[0].steps[0]).build_options(), vs[0].build_options());
   EXPECT_EQ(plan_error("op sum\nvariant v\n  step s\n    define B=3 B=4\n"), "t.plan:4: define B is given twice in step s");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  step s\n    define B\n"), "t.plan:4: define 'B' must be NAME=VALUE");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  define WG=64\n  step s\n    define WG=128\n    args x, y\n    global roundup(n, WG)\n"),
+            "t.plan:4: step s: define WG is used by the plan's expression 'roundup(n, WG)', which sees the variant's value, not the "
+            "step's (a step's defines reach its program only)");
 }
 
 TEST(PlanFormat, DevicesNameTheTypesAVariantIsShapedFor) {
