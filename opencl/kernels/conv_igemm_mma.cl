@@ -109,6 +109,50 @@ __kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_,
   for (int t = 0; t < rs; ++t) to[(long)t * cg] = from[t];
 }
 
+// conv2d_bwd_data at stride 1 (conv.plan's `wgmma_igemm` and `mma_igemm` of conv2d_bwd_data) is this
+// file's forward convolution of d_y (k channels in, c out) with each group's filters turned by 180
+// degrees and their channel axes swapped, at padding dh (r - 1) - ph (and dw (s - 1) - pw):
+//   d_x[c][i][j] = sum_{k, u, v} d_y[k][i + ph - u dh][j + pw - v dw] w[k][c][u][v].
+// This step lays the turned filters out as conv2d_igemm_mma reads its weights, wr [c][r*s][k/g], tap t
+// of filter (k, c) at tap r*s - 1 - t. One (filter, channel) of w a work-item, as conv2d_weights_rsc.
+// Global size roundup(k * cg, 256).
+__kernel void conv2d_weights_rsc_turned(__global const real_t* w_, __global float* wr_, int k, int cg, int rs, int g) {
+  __global const ushort* w = RAW(w_);
+  __global ushort* wr = (__global ushort*)wr_;
+  const long o = get_global_id(0);
+  if (o >= (long)k * cg) return;
+  const long kg = k / g, kk = o / cg, ci = o - kk * cg, group = kk / kg;  // w's filter kk and its channel ci
+  __global const ushort* from = w + o * rs;
+  __global ushort* to = wr + (group * cg + ci) * rs * kg + (kk - group * kg);
+  for (int t = 0; t < rs; ++t) to[(long)(rs - 1 - t) * kg] = from[t];
+}
+
+// conv2d_bwd_data's last step: each NaN of d_x summed again directly (stride 1). The gather fills the
+// taps outside d_y with zeros, which meet an Inf or NaN weight as NaN where the gradient, a sum without
+// those terms, is finite. A work-item scans 8 outputs. Global size roundup(cdiv(numel(d_x), 8), 256).
+__kernel void conv2d_igemm_mma_data_nan(__global const real_t* wt, __global const real_t* d_y, __global real_t* d_x, int n, int c, int h,
+                                        int w, int k, int r, int s, int ph, int pw, int dh, int dw, int g, int p, int q) {
+  const long total = (long)n * c * h * w, o0 = get_global_id(0) * 8;
+  if (o0 >= total || (o0 + 8 <= total && !any_nan8(d_x, o0))) return;
+  const int cg = c / g, kg = k / g;
+  for (long o = o0; o < min(o0 + 8, total); ++o) {
+    if (!isnan(LD(d_x, o))) continue;
+    const int wi = o % w, hi = o / w % h, ci = o / ((long)h * w) % c, image = o / ((long)c * h * w), group = ci / cg;
+    float acc = 0.0f;
+    for (int kk = group * kg; kk < (group + 1) * kg; ++kk)
+      for (int u = 0; u < r; ++u) {
+        const int i = hi + ph - u * dh;
+        if (i < 0 || i >= p) continue;
+        for (int v = 0; v < s; ++v) {
+          const int j = wi + pw - v * dw;
+          if (j >= 0 && j < q)
+            acc = fma(LD(d_y, (((long)image * k + kk) * p + i) * q + j), LD(wt, (((long)kk * cg + ci % cg) * r + u) * s + v), acc);
+        }
+      }
+    ST(d_x, o, acc);
+  }
+}
+
 struct ConvPixel conv_pixel(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j, int pixels) {
   const int image = j / pq, pix = j - image * pq, po = pix / g.q, qo = pix - po * g.q;
   const struct ConvPixel px = {xt + (long)image * g.h * g.w * c_all, po * g.sh - g.ph, qo * g.sw - g.pw, j < pixels};
