@@ -6,6 +6,8 @@
 // transposed, ta = 1), N = k/g (B = W as [N][K], tb = 1), stored back into [k'][pixel]: for a few
 // output channels the pixels fill the tall side of a tile (as conv_igemm_mma.cl's PIXELS_M).
 // Global size (cdiv(N, NWG) * WGS, cdiv(M, MWG), n * g).
+// Backward data (conv2d_bwd_data's `wgmma_gemm` and `mma_gemm`): dX[c', pixel] = W^T[c', k'] @ dY[k', pixel],
+// M = c/g, N = h*w, K = k/g, W read transposed (ta = 1); PIXELS_M=1: dX^T = dY^T (ta = 1) @ W (tb = 0).
 #include "xgemm_mma.h"
 
 #ifndef PIXELS_M
@@ -44,4 +46,24 @@ void conv2d_gemm_mma_bias(__global const real_t* x, __global const real_t* wt, _
                           int hw, int k, int g) {
   XGEMM_MMA_LOCALS
   conv2d_gemm_mma_tile(x, wt, bias, y, c, hw, k, g, as4, bs4, acc, emu, get_group_id(2));
+}
+
+// Backward data: one tile of dX of image and group z.
+__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+void conv2d_gemm_mma_data(__global const real_t* wt, __global const real_t* d_y, __global real_t* d_x, int c, int hw, int k, int g) {
+  XGEMM_MMA_LOCALS
+  const long z = get_group_id(2);
+  const int image = z / g, group = z % g, cg = c / g, kg = k / g;
+  const long w_offset = (long)group * kg * cg, y_offset = ((long)image * k + group * kg) * hw, x_offset = ((long)image * c + group * cg) * hw;
+  const int w_aligned = cg % 8 == 0 && w_offset % 8 == 0, y_aligned = hw % 8 == 0 && y_offset % 8 == 0;
+#define PLAIN_DATA(v, row, col) (v)
+#if PIXELS_M
+  xgemm_mma_accumulate(hw, cg, kg, RAW(d_y) + y_offset, hw, 1, y_aligned, RAW(wt) + w_offset, cg, 0, w_aligned, as4, bs4, acc, emu);
+  d_x += x_offset;
+#define DX_AT(row, col) (d_x + (long)(col) * hw + (row))  // (pixel, channel) into [channel][pixel]
+  STORE_FRAGMENTS_WHERE(DX_AT, 0, hw, cg, PLAIN_DATA)
+#else
+  xgemm_mma_accumulate(cg, hw, kg, RAW(wt) + w_offset, cg, 1, w_aligned, RAW(d_y) + y_offset, hw, 0, y_aligned, as4, bs4, acc, emu);
+  STORE_FRAGMENTS(d_x + x_offset, hw, x_offset, cg, hw, PLAIN_DATA)
+#endif
 }

@@ -114,16 +114,17 @@ __kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_,
 // degrees and their channel axes swapped, at padding dh (r - 1) - ph (and dw (s - 1) - pw):
 //   d_x[c][i][j] = sum_{k, u, v} d_y[k][i + ph - u dh][j + pw - v dw] w[k][c][u][v].
 // This step lays the turned filters out as conv2d_igemm_mma reads its weights, wr [c][r*s][k/g], tap t
-// of filter (k, c) at tap r*s - 1 - t. One (filter, channel) of w a work-item, as conv2d_weights_rsc.
-// Global size roundup(k * cg, 256).
+// of filter (k, c) at tap r*s - 1 - t. One (channel c, filter of its group) a work-item, the filters
+// fastest, so that each tap's row of wr is written by neighbouring work-items (w's runs of r*s taps
+// are read apart). Global size roundup(c * (k / g), 256).
 __kernel void conv2d_weights_rsc_turned(__global const real_t* w_, __global float* wr_, int k, int cg, int rs, int g) {
   __global const ushort* w = RAW(w_);
   __global ushort* wr = (__global ushort*)wr_;
-  const long o = get_global_id(0);
-  if (o >= (long)k * cg) return;
-  const long kg = k / g, kk = o / cg, ci = o - kk * cg, group = kk / kg;  // w's filter kk and its channel ci
-  __global const ushort* from = w + o * rs;
-  __global ushort* to = wr + (group * cg + ci) * rs * kg + (kk - group * kg);
+  const long o = get_global_id(0), kg = k / g;
+  if (o >= kg * cg * g) return;
+  const long c_out = o / kg, k_in = o - c_out * kg, group = c_out / cg;  // wr's row c_out, w's filter group kg + k_in
+  __global const ushort* from = w + ((group * kg + k_in) * cg + c_out - group * cg) * rs;
+  __global ushort* to = wr + c_out * rs * kg + k_in;
   for (int t = 0; t < rs; ++t) to[(long)(rs - 1 - t) * kg] = from[t];
 }
 
