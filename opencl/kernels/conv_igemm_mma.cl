@@ -62,17 +62,16 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
 // even: 21 us over a 6.4M-element bf16 x on the H100, where 32 x 32 blocks of 2-byte accesses took 26
 // (issuing a work-item's eight loads together changed nothing: split/run5).
 // Global size (cdiv(h*w, 64) * 32, cdiv(c, 64) * 8, n), local (32, 8, 1).
-__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
-void conv2d_nhwc_pack(__global const real_t* x_, __global float* xt_, int c, int hw) {
-  __global const ushort* x = RAW(x_);
-  __global ushort* xt = (__global ushort*)xt_;  // scratch is float32 to the ABI: two 16-bit values an element
-  __local ushort tile[64][66];                  // [channel][pixel]; 66: a column's reads spread over the banks
+// The pack's body over any strides: plane `image` of xt ([hw][c]) from x's rows image * image_stride +
+// channel * channel_stride (conv2d_nhwc_pack: c * hw and hw; conv2d_nhwc_pack_strided: any).
+void nhwc_pack(__global const ushort* x, __global ushort* xt, int c, int hw, long image_stride, long channel_stride,
+               __local ushort tile[64][66]) {
   const int lx = get_local_id(0), ly = get_local_id(1), p0 = get_group_id(0) * 64, c0 = get_group_id(1) * 64;
   const long image = get_group_id(2);
   const int px = p0 + 2 * lx, ch = c0 + 2 * lx;
   for (int i = ly; i < 64 && c0 + i < c; i += 8) {
-    __global const ushort* row = x + (image * c + c0 + i) * hw;
-    if (hw % 2 == 0 && px + 1 < hw) {
+    __global const ushort* row = x + image * image_stride + (c0 + i) * channel_stride;
+    if (hw % 2 == 0 && image_stride % 2 == 0 && channel_stride % 2 == 0 && px + 1 < hw) {
       const ushort2 v = *(__global const ushort2*)(row + px);
       tile[i][2 * lx] = v.x;
       tile[i][2 * lx + 1] = v.y;
@@ -91,6 +90,21 @@ void conv2d_nhwc_pack(__global const real_t* x_, __global float* xt_, int c, int
       if (ch + 1 < c) out[ch + 1] = tile[2 * lx + 1][i];
     }
   }
+}
+
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void conv2d_nhwc_pack(__global const real_t* x_, __global float* xt_, int c, int hw) {
+  __local ushort tile[64][66];  // [channel][pixel]; 66: a column's reads spread over the banks
+  nhwc_pack(RAW(x_), (__global ushort*)xt_, c, hw, (long)c * hw, hw, tile);  // scratch is float32 to the ABI: two 16-bit values an element
+}
+
+// The same with the planes and channels of x taken at any strides: conv2d_bwd_weight's operands, x as
+// [c][h*w][n] (plane = x's channel, channel = x's image) and d_y as [k][p*q][n]. Global size
+// (cdiv(hw, 64) * 32, cdiv(c, 64) * 8, planes), local (32, 8, 1).
+__kernel __attribute__((reqd_work_group_size(32, 8, 1)))
+void conv2d_nhwc_pack_strided(__global const real_t* x_, __global float* xt_, int c, int hw, long image_stride, long channel_stride) {
+  __local ushort tile[64][66];
+  nhwc_pack(RAW(x_), (__global ushort*)xt_, c, hw, image_stride, channel_stride, tile);
 }
 
 // w [k][cg][r*s] into wr [k][r*s][cg], one (output channel, channel) a work-item: its r*s taps read as
@@ -152,6 +166,61 @@ __kernel void conv2d_igemm_mma_data_nan(__global const real_t* wt, __global cons
       }
     ST(d_x, o, acc);
   }
+}
+
+// conv2d_bwd_weight (one group) is this file's forward convolution too, with the images and channels of
+// x swapped and d_y as the filters: the "images" are x's c channels, the "channels" its n images, the
+// "filters" d_y's k planes of p x q taps, stride dh x dw, dilation sh x sw, padding ph x pw, and the
+// "output" r x s:
+//   d_w[k][c][u][v] = sum_{image, i, j} d_y[image][k][i][j] x[image][c][u dh - ph + i sh][v dw - pw + j sw].
+// conv.plan's `wgmma_igemm_split` of conv2d_bwd_weight packs x as [c][h*w][n] and d_y as [k][p*q][n]
+// (conv2d_nhwc_pack_strided) and runs conv2d_igemm_mma_split: its partial sums [split][k][c*r*s] are
+// d_w's layout already, and conv2d_split_sum adds them up as one "image" of c*r*s pixels. The depth
+// n p q is long and the output small (k x c r s), so the split fills the device. Then:
+// The NaN step: each NaN of d_w summed again directly (the gather's zeros at padded taps meet an Inf or
+// NaN of d_y as NaN where the sum of the terms is finite). A work-item scans 8 outputs.
+// Global size roundup(cdiv(numel(d_w), 8), 256).
+__kernel void conv2d_igemm_mma_weight_nan(__global const real_t* x, __global const real_t* d_y, __global real_t* d_w, int n, int c, int h,
+                                          int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int p, int q) {
+  const long total = (long)k * c * r * s, o0 = get_global_id(0) * 8;
+  if (o0 >= total || (o0 + 8 <= total && !any_nan8(d_w, o0))) return;
+  for (long o = o0; o < min(o0 + 8, total); ++o) {
+    if (!isnan(LD(d_w, o))) continue;
+    const int v = o % s, u = o / s % r, ci = o / ((long)r * s) % c, kk = o / ((long)c * r * s);
+    float acc = 0.0f;
+    for (int image = 0; image < n; ++image)
+      for (int i = 0; i < p; ++i) {
+        const int hi = i * sh - ph + u * dh;
+        if (hi < 0 || hi >= h) continue;
+        for (int j = 0; j < q; ++j) {
+          const int wi = j * sw - pw + v * dw;
+          if (wi >= 0 && wi < w)
+            acc = fma(LD(d_y, (((long)image * k + kk) * p + i) * q + j), LD(x, (((long)image * c + ci) * h + hi) * w + wi), acc);
+        }
+      }
+    ST(d_w, o, acc);
+  }
+}
+
+// d_bias[kk] = the sum of d_y's plane kk over every image: one work-group of 256 a channel, each
+// work-item's strided float sum, then a tree in local memory (a fixed order: the same bits every run).
+// Global size 256 * k, local 256.
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void conv2d_mma_bias_grad(__global const real_t* d_y, __global real_t* d_bias, int n, int k, int pq) {
+  __local float part[256];
+  const int kk = get_group_id(0), lid = get_local_id(0);
+  float sum = 0.0f;
+  for (int image = 0; image < n; ++image) {
+    __global const real_t* plane = d_y + ((long)image * k + kk) * pq;
+    for (int i = lid; i < pq; i += 256) sum += LD(plane, i);
+  }
+  part[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int span = 128; span > 0; span /= 2) {
+    if (lid < span) part[lid] += part[lid + span];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) ST(d_bias, kk, part[0]);
 }
 
 struct ConvPixel conv_pixel(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j, int pixels) {
