@@ -186,18 +186,8 @@ __kernel void conv2d_igemm_mma_weight_nan(__global const real_t* x, __global con
   if (o0 >= total || (o0 + 8 <= total && !any_nan8(d_w, o0))) return;
   for (long o = o0; o < min(o0 + 8, total); ++o) {
     if (!isnan(LD(d_w, o))) continue;
-    const int v = o % s, u = o / s % r, ci = o / ((long)r * s) % c, kk = o / ((long)c * r * s);
-    float acc = 0.0f;
-    for (int image = 0; image < n; ++image)
-      for (int i = 0; i < p; ++i) {
-        const int hi = i * sh - ph + u * dh;
-        if (hi < 0 || hi >= h) continue;
-        for (int j = 0; j < q; ++j) {
-          const int wi = j * sw - pw + v * dw;
-          if (wi >= 0 && wi < w)
-            acc = fma(LD(d_y, (((long)image * k + kk) * p + i) * q + j), LD(x, (((long)image * c + ci) * h + hi) * w + wi), acc);
-        }
-      }
+    const long taps = (long)c * r * s;  // one group: filter kk, column (channel, tap) of d_w
+    const float acc = weight_direct(x, d_y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, 1, p, q, o / taps, o % taps);
     ST(d_w, o, acc);
   }
 }

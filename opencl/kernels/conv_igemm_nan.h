@@ -1,5 +1,5 @@
-// What the implicit-GEMM convolutions forward (conv_igemm.cl, conv_igemm_mma.cl) share: the geometry
-// their gathers read, and the second step that sums each NaN output again directly.
+// What the implicit-GEMM convolutions (conv_igemm.cl, conv_igemm_mma.cl, conv_igemm_weight.cl) share: the
+// geometry their gathers read, and the direct sums of the steps that sum each NaN output again.
 #ifndef CONV_IGEMM_NAN_H
 #define CONV_IGEMM_NAN_H
 #include "storage.h"
@@ -20,6 +20,25 @@ float direct_output(__global const real_t* x, __global const real_t* wt, struct 
     const int hi = (j / g.q) * g.sh - g.ph + ri * g.dh, wi = (j % g.q) * g.sw - g.pw + si * g.dw;
     if (hi >= 0 && hi < g.h && wi >= 0 && wi < g.w) acc = fma(LD(x, ((long)ci * g.h + hi) * g.w + wi), LD(wt, (long)kl * crs + e), acc);
   }
+  return acc;
+}
+
+// d_w[kk, col] as the direct sum over every output position: padded taps are absent, not zeros times
+// d_y (the GEMM turns an Inf or NaN in d_y there into NaN where the gradient is finite).
+float weight_direct(__global const real_t* x, __global const real_t* d_y, int n, int c, int h, int w, int k, int r, int s, int sh,
+                    int sw, int ph, int pw, int dh, int dw, int g, int p, int q, int kk, int col) {
+  const int cg = c / g, group = kk / (k / g), cl = col / (r * s), a = (col / s) % r, b = col % s;
+  float acc = 0.0f;
+  for (int ni = 0; ni < n; ++ni)
+    for (int pi = 0; pi < p; ++pi) {
+      const int hi = pi * sh - ph + a * dh;
+      if (hi < 0 || hi >= h) continue;
+      for (int qi = 0; qi < q; ++qi) {
+        const int wi = qi * sw - pw + b * dw;
+        if (wi >= 0 && wi < w)
+          acc = fma(LD(d_y, (((long)ni * k + kk) * p + pi) * q + qi), LD(x, (((long)ni * c + group * cg + cl) * h + hi) * w + wi), acc);
+      }
+    }
   return acc;
 }
 

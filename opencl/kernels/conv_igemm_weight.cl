@@ -7,6 +7,7 @@
 // sums each element's partials in chunk order: deterministic (no atomics), and rounded once.
 // Global size (cdiv(c/g*r*s, NWG) * NDIMC, cdiv(k/g, MWG) * MDIMC, g * splits).
 #include "storage.h"
+#include "conv_igemm_nan.h"  // weight_direct: the NaN outputs summed again
 
 struct Chunk;  // below: its gather state is sized by the core's loads per slab
 #define XGEMM_PARAMS , struct Chunk* f
@@ -125,24 +126,6 @@ void conv2d_igemm_weight(__global const real_t* x, __global const real_t* d_y, _
   STORE_TILE_FLOAT(out, taps, kg, taps)
 }
 
-// d_w[kk, col] as the direct sum over every output position: padded taps are absent, not zeros times
-// d_y (the GEMM turns an Inf or NaN in d_y there into NaN where the gradient is finite).
-float weight_direct(__global const real_t* x, __global const real_t* d_y, int n, int c, int h, int w, int k, int r, int s, int sh,
-                    int sw, int ph, int pw, int dh, int dw, int g, int p, int q, int kk, int col) {
-  const int cg = c / g, group = kk / (k / g), cl = col / (r * s), a = (col / s) % r, b = col % s;
-  float acc = 0.0f;
-  for (int ni = 0; ni < n; ++ni)
-    for (int pi = 0; pi < p; ++pi) {
-      const int hi = pi * sh - ph + a * dh;
-      if (hi < 0 || hi >= h) continue;
-      for (int qi = 0; qi < q; ++qi) {
-        const int wi = qi * sw - pw + b * dw;
-        if (wi >= 0 && wi < w)
-          acc = fma(LD(d_y, (((long)ni * k + kk) * p + pi) * q + qi), LD(x, (((long)ni * c + group * cg + cl) * h + hi) * w + wi), acc);
-      }
-    }
-  return acc;
-}
 
 // d_w = the sum of the partials, chunk by chunk in order: one work-item per element of d_w.
 __kernel void conv2d_igemm_weight_reduce(__global const real_t* x, __global const real_t* d_y, __global real_t* d_w,
