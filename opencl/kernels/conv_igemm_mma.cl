@@ -18,6 +18,9 @@
 // Products are exact in float and summed in float; a padded tap with an Inf or NaN weight makes NaN of a
 // finite output, which the last step (conv_igemm_nan.h, over x and w as given) sums again directly.
 // Global size (cdiv(N, NWG) * WGS, cdiv(M, MWG), g).
+// The backward convolutions in 16 bits run this forward too, over other operands: backward data at
+// stride 1 over d_y with the filters turned, and the weight gradient over x's channels as images with
+// d_y as the filters (the comments above conv2d_weights_rsc_turned and conv2d_igemm_mma_weight_nan).
 #include "conv_igemm_nan.h"
 
 #ifndef PIXELS_M
@@ -176,8 +179,8 @@ __kernel void conv2d_igemm_mma_data_nan(__global const real_t* wt, __global cons
 // conv.plan's `wgmma_igemm_split` of conv2d_bwd_weight packs x as [c][h*w][n] and d_y as [k][p*q][n]
 // (conv2d_nhwc_pack_strided) and runs conv2d_igemm_mma_split: its partial sums [split][k][c*r*s] are
 // d_w's layout already, and conv2d_split_sum adds them up as one "image" of c*r*s pixels. The depth
-// n p q is long and the output small (k x c r s), so the split fills the device. Then:
-// The NaN step: each NaN of d_w summed again directly (the gather's zeros at padded taps meet an Inf or
+// n p q is long and the output small (k x c r s), so the split fills the device.
+// Its NaN step: each NaN of d_w summed again directly (the gather's zeros at padded taps meet an Inf or
 // NaN of d_y as NaN where the sum of the terms is finite). A work-item scans 8 outputs.
 // Global size roundup(cdiv(numel(d_w), 8), 256).
 __kernel void conv2d_igemm_mma_weight_nan(__global const real_t* x, __global const real_t* d_y, __global real_t* d_w, int n, int c, int h,
