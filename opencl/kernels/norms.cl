@@ -105,7 +105,7 @@ float2 segment_grad_means(__global const real_t* x, __global const real_t* gamma
   for (long j = get_local_id(0); j < len; j += NORM_WG) {
     const float gg = LD(d_y, base + j) * LD(gamma, param0 + j / inner);
     sg += gg * inv;
-    sgx += gg * ((LD(x, base + j) - mean) * rstd) * inv;
+    sgx += gg * (((LD(x, base + j) - mean) * rstd) * inv);  // scaled before the product: gg xhat may pass FLT_MAX where its mean does not
   }
   const float mean_g = workgroup_sum(sg, part);
   return (float2)(mean_g, workgroup_sum(sgx, part));

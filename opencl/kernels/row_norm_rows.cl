@@ -46,7 +46,7 @@ void row_norm_bwd_rows(__global const real_t* x, __global const real_t* gamma, _
     float sg = 0.0f, sgx = 0.0f;
     _Pragma("unroll") for (int t = 0; t < PER; ++t) {
       const float gg = dy[t] * g[t], xhat = (xv[t] - mean) * rstd;
-      if (lid + t * NORM_WG < n) sg += gg * inv, sgx += gg * xhat * inv;
+      if (lid + t * NORM_WG < n) sg += gg * inv, sgx += gg * (xhat * inv);  // scaled before the product: gg xhat may pass FLT_MAX where its mean does not
     }
     const float mean_g = rms ? 0.0f : workgroup_sum(sg, part), mean_gx = workgroup_sum(sgx, part);
     _Pragma("unroll") for (int t = 0; t < PER; ++t) {
