@@ -8,7 +8,7 @@
 // of filter k' for channel c'; DY~ is d_y at p = (h + ph - r*dh) / sh, q likewise (0 outside d_y).
 // A stride-1 convolution is one phase: the flipped-kernel convolution as one GEMM.
 // Global size (cdiv(cdiv(h, sh) * cdiv(w, sw), NWG) * NDIMC, cdiv(c/g, MWG) * MDIMC, n * g * sh * sw).
-#include "storage.h"
+#include "conv_igemm_nan.h"
 
 struct Phase {  // one phase of one image and group
   int cg, kg, h, w, r, s, p, q, sh, sw, ph, pw, dh, dw;
@@ -157,25 +157,6 @@ void phase_slab_b(__global const real_t* d_y, struct Gather* gs, int k0, int n, 
   gs->k0 = k0;
 }
 
-// d_x at channel i, phase pixel j as the direct sum over the taps that reach it. The GEMM multiplies
-// the taps that fall outside d_y as zeros, which turns an Inf or NaN weight there into NaN where the
-// true gradient is finite: such outputs (NaN from the GEMM, rare) are summed again by this, in a
-// second step (conv2d_igemm_data_nan: one call site, not one per accumulator, keeps the build small).
-float phase_direct(__global const real_t* wt, __global const real_t* d_y, struct Phase f, int i, int j) {
-  const int hh = j / f.wq, ww = j % f.wq;
-  float acc = 0.0f;
-  for (int kl = 0; kl < f.kg; ++kl)
-    for (int a = 0; a < f.nr; ++a)
-      for (int b = 0; b < f.ns; ++b) {
-        const int ri = f.r0 + a * f.rstep, si = f.s0 + b * f.sstep;
-        const int2 off = phase_offset(f, ri, si);
-        const int pi = hh + off.x, qi = ww + off.y;
-        if (pi >= 0 && pi < f.p && qi >= 0 && qi < f.q)
-          acc = fma(LD(wt, (((long)kl * f.cg + i) * f.r + ri) * f.s + si), LD(d_y, ((long)kl * f.p + pi) * f.q + qi), acc);
-      }
-  return acc;
-}
-
 // Phase (ah, aw) of one image and group: its pixels and its taps.
 struct Phase phase_of(int c, int h, int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q,
                       int ah, int aw) {
@@ -218,15 +199,12 @@ void conv2d_igemm_data(__global const real_t* wt, __global const real_t* d_y, __
   }
 }
 
-// The second step: each NaN of d_x summed again directly (phase_direct), one work-item per element.
+// The second step: each NaN of d_x summed again directly (data_direct, conv_igemm_nan.h), one work-item
+// per element. The GEMM multiplies the taps that fall outside d_y as zeros, which turns an Inf or NaN
+// weight there into NaN where the true gradient is finite: such outputs are rare, and one call site (not
+// one per accumulator) keeps the build small.
 __kernel void conv2d_igemm_data_nan(__global const real_t* wt, __global const real_t* d_y, __global real_t* d_x, int n, int c, int h,
                                     int w, int k, int r, int s, int sh, int sw, int ph, int pw, int dh, int dw, int g, int p, int q) {
   const long o = get_global_id(0);
-  if (o >= (long)n * c * h * w || !isnan(LD(d_x, o))) return;
-  const int wi = o % w, hi = (o / w) % h, ci = (o / ((long)h * w)) % c, image = o / ((long)c * h * w);
-  const struct Phase f = phase_of(c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, hi % sh, wi % sw);
-  const int group = ci / f.cg;
-  __global const real_t* wg = wt + (long)group * f.kg * f.cg * r * s;
-  __global const real_t* dyg = d_y + ((long)image * k + group * f.kg) * p * q;
-  ST(d_x, o, phase_direct(wg, dyg, f, ci % f.cg, (hi / sh) * f.wq + wi / sw));
+  if (o < (long)n * c * h * w && isnan(LD(d_x, o))) ST(d_x, o, data_direct(wt, d_y, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, o));
 }

@@ -152,23 +152,8 @@ __kernel void conv2d_igemm_mma_data_nan(__global const real_t* wt, __global cons
                                         int w, int k, int r, int s, int ph, int pw, int dh, int dw, int g, int p, int q) {
   const long total = (long)n * c * h * w, o0 = get_global_id(0) * 8;
   if (o0 >= total || (o0 + 8 <= total && !any_nan8(d_x, o0))) return;
-  const int cg = c / g, kg = k / g;
-  for (long o = o0; o < min(o0 + 8, total); ++o) {
-    if (!isnan(LD(d_x, o))) continue;
-    const int wi = o % w, hi = o / w % h, ci = o / ((long)h * w) % c, image = o / ((long)c * h * w), group = ci / cg;
-    float acc = 0.0f;
-    for (int kk = group * kg; kk < (group + 1) * kg; ++kk)
-      for (int u = 0; u < r; ++u) {
-        const int i = hi + ph - u * dh;
-        if (i < 0 || i >= p) continue;
-        for (int v = 0; v < s; ++v) {
-          const int j = wi + pw - v * dw;
-          if (j >= 0 && j < q)
-            acc = fma(LD(d_y, (((long)image * k + kk) * p + i) * q + j), LD(wt, (((long)kk * cg + ci % cg) * r + u) * s + v), acc);
-        }
-      }
-    ST(d_x, o, acc);
-  }
+  for (long o = o0; o < min(o0 + 8, total); ++o)
+    if (isnan(LD(d_x, o))) ST(d_x, o, data_direct(wt, d_y, c, h, w, k, r, s, 1, 1, ph, pw, dh, dw, g, p, q, o));
 }
 
 // conv2d_bwd_weight (one group) is this file's forward convolution too, with the images and channels of

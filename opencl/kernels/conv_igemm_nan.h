@@ -1,4 +1,4 @@
-// What the implicit-GEMM convolutions (conv_igemm.cl, conv_igemm_mma.cl, conv_igemm_weight.cl) share: the
+// What the implicit-GEMM convolutions (conv_igemm.cl, conv_igemm_mma.cl, conv_igemm_data.cl, conv_igemm_weight.cl) share: the
 // geometry their gathers read, and the direct sums of the steps that sum each NaN output again.
 #ifndef CONV_IGEMM_NAN_H
 #define CONV_IGEMM_NAN_H
@@ -37,6 +37,28 @@ float weight_direct(__global const real_t* x, __global const real_t* d_y, int n,
         const int wi = qi * sw - pw + b * dw;
         if (wi >= 0 && wi < w)
           acc = fma(LD(d_y, (((long)ni * k + kk) * p + pi) * q + qi), LD(x, (((long)ni * c + group * cg + cl) * h + hi) * w + wi), acc);
+      }
+    }
+  return acc;
+}
+
+// d_x[o] (o the flat index into [n][c][h][w]) as conv2d_bwd_data's direct sum: over the filters of its
+// channel's group and the taps (u, v) whose output position ((hi + ph - u dh) / sh, (wi + pw - v dw) / sw)
+// exists in d_y. Taps outside d_y are absent, not zeros times the weight (the GEMMs' gathers turn an Inf
+// or NaN weight there into NaN where the gradient is finite).
+float data_direct(__global const real_t* wt, __global const real_t* d_y, int c, int h, int w, int k, int r, int s, int sh, int sw,
+                  int ph, int pw, int dh, int dw, int g, int p, int q, long o) {
+  const int wi = o % w, hi = o / w % h, ci = o / ((long)h * w) % c, image = o / ((long)c * h * w);
+  const int cg = c / g, kg = k / g, group = ci / cg;
+  float acc = 0.0f;
+  for (int kk = group * kg; kk < (group + 1) * kg; ++kk)
+    for (int u = 0; u < r; ++u) {
+      const int hoff = hi + ph - u * dh;
+      if (hoff < 0 || hoff % sh != 0 || hoff / sh >= p) continue;
+      for (int v = 0; v < s; ++v) {
+        const int woff = wi + pw - v * dw;
+        if (woff >= 0 && woff % sw == 0 && woff / sw < q)
+          acc = fma(LD(d_y, (((long)image * k + kk) * p + hoff / sh) * q + woff / sw), LD(wt, (((long)kk * cg + ci % cg) * r + u) * s + v), acc);
       }
     }
   return acc;
