@@ -289,31 +289,30 @@ void conv2d_igemm_mma_tile(__global const ushort* xt, __global const ushort* wr,
   // Output channel kk (of the group) at pixel j (of all images) in NCHW y, and in the split's partial.
 #define Y_AT_PIXEL(kk, j) (y + ((long)((j) / pq) * k + k0 + (kk)) * pq + (j) % pq)
 #define PARTIAL_AT_PIXEL(kk, j) (partial + ((long)split * k + k0 + (kk)) * pixels + (j))
+  // The GEMM's rows and columns: pixels and output channels (PIXELS_M), or the other way round. Pairs of
+  // neighbouring columns go out as one store where they are 8-byte aligned: the partial's rows of even
+  // length, and y's pixels j, j + 1 (j even) of one image where pq is even.
 #if PIXELS_M
   xgemm_mma_accumulate(pixels, kg, depth, x_group, 0, 0, 0, weights, crs, 1, weights_aligned, as4, bs4, acc, emu, geo, c, pq, k_lo);
-#define Y_AT(row, col) Y_AT_PIXEL(col, row)
-#define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (col)) : (v))
-  if (partial) {
-    __global float* const c_at_ = partial;
-    const long ldc_at_ = 0;
-#define PARTIAL_AT(row, col) PARTIAL_AT_PIXEL(col, row)
-    STORE_FRAGMENTS_AS(PARTIAL_AT, 0, pixels, kg, PLAIN, ST2_FLOAT, ST_FLOAT)
-    return;
-  }
-  STORE_FRAGMENTS_WHERE(Y_AT, 0, pixels, kg, WITH_BIAS)
+#define CHANNEL_OF(row, col) (col)
+#define PIXEL_OF(row, col) (row)
+  const int rows = pixels, cols = kg, partial_pairs = 0, y_pairs = 0;
 #else
   xgemm_mma_accumulate(kg, pixels, depth, weights, crs, 0, weights_aligned, x_group, 0, 1, 0, as4, bs4, acc, emu, geo, c, pq, k_lo);
-#define Y_AT(row, col) Y_AT_PIXEL(row, col)
-#define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + (row)) : (v))
+#define CHANNEL_OF(row, col) (row)
+#define PIXEL_OF(row, col) (col)
+  const int rows = kg, cols = pixels, partial_pairs = pixels % 2 == 0, y_pairs = pq % 2 == 0;
+#endif
+#define Y_AT(row, col) Y_AT_PIXEL(CHANNEL_OF(row, col), PIXEL_OF(row, col))
+#define PARTIAL_AT(row, col) PARTIAL_AT_PIXEL(CHANNEL_OF(row, col), PIXEL_OF(row, col))
+#define WITH_BIAS(v, row, col) (bias ? (v) + LD(bias, k0 + CHANNEL_OF(row, col)) : (v))
   if (partial) {
     __global float* const c_at_ = partial;
     const long ldc_at_ = 0;
-#define PARTIAL_AT(row, col) PARTIAL_AT_PIXEL(row, col)
-    STORE_FRAGMENTS_AS(PARTIAL_AT, pixels % 2 == 0, kg, pixels, PLAIN, ST2_FLOAT, ST_FLOAT)  // rows of even length: pairs 8-byte aligned
+    STORE_FRAGMENTS_AS(PARTIAL_AT, partial_pairs, rows, cols, PLAIN, ST2_FLOAT, ST_FLOAT)
     return;
   }
-  STORE_FRAGMENTS_WHERE(Y_AT, pq % 2 == 0, kg, pixels, WITH_BIAS)  // pixels j, j + 1 (j even) share an image where pq is even
-#endif
+  STORE_FRAGMENTS_WHERE(Y_AT, y_pairs, rows, cols, WITH_BIAS)
 }
 
 #define CONV_TILE_ARGS n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, as4, bs4, acc, emu
