@@ -65,7 +65,7 @@ void group_norm_chunk_grads(__global const real_t* x, __global const real_t* gam
   for (long j = begin + get_local_id(0); j < end; j += NORM_WG) {
     const float gg = LD(d_y, base + j) * LD(gamma, c0 + j / hw);
     sg += gg * inv;
-    sgx += gg * ((LD(x, base + j) - mean) * rstd) * inv;
+    sgx += gg * (((LD(x, base + j) - mean) * rstd) * inv);  // scaled before the product, as norms.cl's segment sums
   }
   const float tg = workgroup_sum(sg, part), tgx = workgroup_sum(sgx, part);
   if (get_local_id(0) == 0) mine[2] = tg, mine[3] = tgx;
