@@ -226,7 +226,13 @@ void check_limits(const cl::Kernel& k, const Runtime& rt, const plans::Step& st,
     throw Error(where + "a work-group of " + std::to_string(items) + " work-items exceeds the limit of " +
                 std::to_string(std::min(dev.max_work_group_size, kernel_max)) + " on " + dev.selector + " (device " +
                 std::to_string(dev.max_work_group_size) + ", this kernel " + std::to_string(kernel_max) + ")");
-  const cl_ulong kernel_local = call("reading the kernel's local memory", [&] { return k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev.device); });
+  cl_ulong kernel_local = call("reading the kernel's local memory", [&] { return k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(dev.device); });
+  if (dev.platform_name.find("NVIDIA") != std::string::npos) {  // its figure pads each array by its alignment: the PTX's own (runtime.hpp)
+    const auto binaries = call("reading the kernel's program", [&] { return k.getInfo<CL_KERNEL_PROGRAM>().getInfo<CL_PROGRAM_BINARIES>(); });
+    const std::string entry = call("reading the kernel's name", [&] { return k.getInfo<CL_KERNEL_FUNCTION_NAME>(); });
+    if (!binaries.empty())
+      if (const auto declared = ptx_local_bytes(std::string(binaries[0].begin(), binaries[0].end()), entry.c_str())) kernel_local = *declared;
+  }
   if (kernel_local + local_args_bytes > dev.local_mem_bytes)
     throw Error(where + "the kernel needs " + std::to_string(kernel_local + local_args_bytes) + " bytes of local memory, " + dev.selector +
                 " has " + std::to_string(dev.local_mem_bytes));

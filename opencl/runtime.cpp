@@ -1,5 +1,6 @@
 #include "opencl/runtime.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -80,6 +81,40 @@ std::vector<unsigned char> sm90a_ptx(const cl::Program& program) {
 }
 
 }  // namespace
+
+std::optional<size_t> ptx_local_bytes(const std::string& ptx, const std::string& entry) {
+  if (ptx.find(".target sm_") == std::string::npos) return std::nullopt;
+  std::vector<std::string> entries;  // the program's kernels, to tell whose each array is
+  for (size_t at = ptx.find(".entry "); at != std::string::npos; at = ptx.find(".entry ", at + 7)) {
+    const size_t from = at + 7, to = ptx.find_first_of("( \n", from);
+    entries.push_back(ptx.substr(from, to - from));
+  }
+  size_t bytes = 0;
+  bool any = false;
+  std::istringstream lines(ptx);
+  for (std::string line; std::getline(lines, line);) {
+    // `.shared .align A .b8 NAME[N];` (the declarations of kernel-scope __local arrays)
+    const size_t at = line.find(".shared .align ");
+    if (at == std::string::npos || line.find(".extern") != std::string::npos) continue;  // extern: local(BYTES) arguments, counted apart
+    const size_t name_at = line.find(".b8 "), open = line.find('[');
+    if (name_at == std::string::npos || open == std::string::npos || open < name_at) return std::nullopt;
+    const std::string name = line.substr(name_at + 4, open - name_at - 4);
+    size_t align = 0, size = 0;
+    try {
+      align = std::stoul(line.substr(at + 15)), size = std::stoul(line.substr(open + 1));
+    } catch (const std::exception&) {
+      return std::nullopt;  // a declaration of another form: the driver's figure stands
+    }
+    if (align == 0) return std::nullopt;
+    const auto owner = std::find_if(entries.begin(), entries.end(), [&](const std::string& e) { return name.rfind(e + "_$_", 0) == 0; });
+    if (owner == entries.end()) return std::nullopt;  // shared memory of no kernel's name
+    if (*owner != entry) continue;
+    bytes = (bytes + align - 1) / align * align + size;
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  return bytes;
+}
 
 BuiltProgram Runtime::build(const std::string& source, const std::string& options, const std::string& what) {
   const std::string key = "plumbline program cache v1\n" + device_.platform_name + "\n" + device_.platform_version +

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,14 @@ class Runtime {
   double watchdog_seconds_ = 120;
   std::map<std::string, cl::Program> programs_;  // program(): by file and options
 };
+
+// The local memory that `entry` declares in a program's PTX (NVIDIA's program binary): its `.shared`
+// arrays (named ENTRY_$_...), laid out in order at their alignments. NVIDIA's CL_KERNEL_LOCAL_MEM_SIZE
+// counts an array's alignment as padding besides (wgmma's 1024-aligned slabs: 1024 bytes over), where
+// ptxas places the kernel's array at the window's aligned start; this is what ptxas allocates. Nothing
+// where the text is no PTX, declares no such array or one that names no entry (shared memory this
+// cannot attribute).
+std::optional<size_t> ptx_local_bytes(const std::string& ptx, const std::string& entry);
 
 // Sets kernel arguments in order: GuardedBuffer, cl::Buffer, cl::LocalSpaceArg or plain scalars.
 template <class... Args>

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <pthread.h>
 #include <random>
 
@@ -96,6 +97,27 @@ TEST(Devices, ListAndSelect) {
   EXPECT_EQ(select_devices(all[0].selector + "," + all[0].selector).size(), 1u);
   const std::string e = error_of([] { select_devices("quantum:7"); });
   EXPECT_NE(e.find("device selector 'quantum:7' matches no device; available: " + all[0].selector), std::string::npos) << e;
+}
+
+// NVIDIA's CL_KERNEL_LOCAL_MEM_SIZE pads a 1024-aligned array by 1024 bytes; the PTX's declarations give
+// what ptxas allocates: each array of the entry at its alignment, other kernels' arrays left out.
+TEST(LocalMemory, CountedFromThePtxDeclarationsOfTheEntry) {
+  const std::string ptx = ".version 8.0\n.target sm_90a\n"
+                          ".shared .align 1024 .b8 gemm_$_slabs_[49152];\n"
+                          ".shared .align 4 .b8 gemm_$_flag[4];\n"
+                          ".shared .align 16 .b8 pack_$_tile[8448];\n"
+                          ".extern .shared .align 16 .b8 dynamic[];\n"
+                          ".entry gemm(\n.param .u32 n\n)\n{}\n.entry pack(\n)\n{}\n";
+  EXPECT_EQ(ptx_local_bytes(ptx, "gemm"), std::optional<size_t>(49156));
+  EXPECT_EQ(ptx_local_bytes(ptx, "pack"), std::optional<size_t>(8448));
+  std::string flag_first = ptx;
+  flag_first.replace(flag_first.find(".shared .align 1024"), 0, ".shared .align 4 .b8 gemm_$_first[4];\n");
+  EXPECT_EQ(ptx_local_bytes(flag_first, "gemm"), std::optional<size_t>(1024 + 49152 + 4));  // the slabs aligned after it
+  EXPECT_EQ(ptx_local_bytes(ptx, "scale"), std::nullopt);  // declares none: the driver's figure stands
+  std::string foreign = ptx;
+  foreign.replace(foreign.find(".entry gemm"), 0, ".shared .align 4 .b8 scratch[64];\n");
+  EXPECT_EQ(ptx_local_bytes(foreign, "gemm"), std::nullopt);  // an array of no kernel's name
+  EXPECT_EQ(ptx_local_bytes("\x7f" "ELF not PTX", "gemm"), std::nullopt);
 }
 
 TEST(Errors, NamedCodesAndHints) {
