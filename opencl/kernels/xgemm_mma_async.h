@@ -21,8 +21,8 @@
 #ifndef XGEMM_MMA_ASYNC_H
 #define XGEMM_MMA_ASYNC_H
 
-#if STAGES < 2 || STAGES > 4
-#error "xgemm_mma: STAGES takes 2 to 4 (the require lines of its variant)"
+#if STAGES < 2 || STAGES > 6
+#error "xgemm_mma: STAGES takes 2 to 6 (the require lines of its variant)"
 #endif
 #if defined(MMA_SLAB_A) || defined(MMA_SLAB_B)
 #error "xgemm_mma: with ASYNC=1 an entry point gathers an operand through MMA_CHUNK_A or MMA_CHUNK_B"
@@ -108,7 +108,7 @@ void async_commit(void) {
   asm volatile("cp.async.commit_group;");
 #endif
 }
-// Until at most n (a constant, 0-3) groups of this work-item's copies are in flight.
+// Until at most n (a constant, 0-4) groups of this work-item's copies are in flight.
 void async_wait(int n) {
 #if !MMA_EMULATE
   if (n <= 0)
@@ -117,8 +117,10 @@ void async_wait(int n) {
     asm volatile("cp.async.wait_group 1;");
   else if (n == 2)
     asm volatile("cp.async.wait_group 2;");
-  else
+  else if (n == 3)
     asm volatile("cp.async.wait_group 3;");
+  else
+    asm volatile("cp.async.wait_group 4;");
 #endif
 }
 
