@@ -1,12 +1,14 @@
-// Runs an OpenCL kernel of ours through CUDA, so that ncu (which sees no OpenCL kernel on the GPU
-// machine) can read its counters: NVIDIA's OpenCL compiler builds FILE.cl with OPTIONS, its program
-// binary (PTX), its group offsets zeroed, is written to OUT.ptx and loaded with the CUDA driver API (libcuda, through dlopen: no
-// CUDA headers here), and xgemm_mma's signature is launched on an m x k x n bf16 or f16 product
-// (NDRange as gemm.plan's `mma` step), ROUNDS times, timed with CUDA events. A diagnostic, not a
-// check: the result is not compared (plumbline check does that).
-// (wgmma/: also the sm_90a rewrite of opencl/runtime.cpp.)
+// ptxprof: one of our OpenCL kernels through CUDA, so that ncu (which sees no OpenCL kernel on the GPU
+// machine) can read its counters. NVIDIA's OpenCL compiler builds FILE.cl with OPTIONS; its program
+// binary (PTX), the group offsets zeroed and the sm_90a instructions unmarked as opencl/runtime.cpp does,
+// is written to OUT.ptx and loaded with the CUDA driver API (libcuda through dlopen: no CUDA headers
+// here), and xgemm_mma's signature is launched on an m x k x n bf16 or f16 product (NDRange as
+// gemm.plan's steps), ROUNDS rounds of 10 launches, timed with CUDA events; then each further problem
+// with the same build. A diagnostic, not a check: the result is not compared (plumbline check does
+// that). Built beside plumbline (build/bench/ptxprof); kept here since h100-2026-11-27d, whose calls
+// used it (earlier records hold the copies their calls built).
 // usage: ptxprof FILE.cl KERNEL "OPTIONS" M K N TB ROUNDS OUT.ptx [M K N TB]...
-// (h100-2026-11-27d/core: further problems after OUT.ptx, each timed with the one build)
+// e.g. under ncu: ncu --clock-control none -k regex:xgemm_mma -s 2 -c 1 --set full ptxprof ...
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <dlfcn.h>
