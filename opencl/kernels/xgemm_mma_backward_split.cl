@@ -82,11 +82,11 @@ void xgemm_mma_grad_split(int m, int n, int k, __global const real_t* a, __globa
         const long e = (long)row * n + col;
         if (row < m && n % 2 == 0 && col + 1 < n) {  // col is even: one 4-byte load
           const float2 dy = LD2(d_y + e);
-          acc[at] = dy.x * act_slope(act, acc[at] + LD(bias, col));
-          acc[at + 1] = dy.y * act_slope(act, acc[at + 1] + LD(bias, col + 1));
+          acc[at] = dy.x * EPILOGUE_ACT_SLOPE(act, acc[at] + LD(bias, col));
+          acc[at + 1] = dy.y * EPILOGUE_ACT_SLOPE(act, acc[at + 1] + LD(bias, col + 1));
         } else {
-          acc[at] = row < m && col < n ? LD(d_y, e) * act_slope(act, acc[at] + LD(bias, col)) : 0.0f;
-          acc[at + 1] = row < m && col + 1 < n ? LD(d_y, e + 1) * act_slope(act, acc[at + 1] + LD(bias, col + 1)) : 0.0f;
+          acc[at] = row < m && col < n ? LD(d_y, e) * EPILOGUE_ACT_SLOPE(act, acc[at] + LD(bias, col)) : 0.0f;
+          acc[at + 1] = row < m && col + 1 < n ? LD(d_y, e + 1) * EPILOGUE_ACT_SLOPE(act, acc[at + 1] + LD(bias, col + 1)) : 0.0f;
         }
       }
   // d_bias's partial sums: each lane's over its rows, then the MWARPS * 8 lanes' rows of a column in
