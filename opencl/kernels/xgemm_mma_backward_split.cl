@@ -54,8 +54,9 @@ inline int pattern_copies(int pattern) { return pattern >= 1000 ? 4 : pattern >=
 // columns are its depth), and parts_b [G_COPIES m][n], the copies stacked (d_b's: G's rows are its
 // depth); and d_bias's partial column sums of the float32 G over the tile's rows, partial[tile row][n]
 // (column_sums_finish sums them). Each copy is staged through the slabs' room and written twice in
-// 16-byte chunks (STAGE_PAIRS, WRITE_STAGED); the plans require the room for the tile's 16-bit copy,
-// MWG * NWG <= STAGES * (MWG + NWG) * KWG, which also holds the column sums' MWARPS * 8 rows of floats.
+// 16-byte chunks (STAGE_PAIRS, WRITE_STAGED). The plans require the room for d_y's 16-bit tile and the
+// bias's columns, MWG * NWG + 2 * NWG <= STAGES * (MWG + NWG) * KWG, which also holds the column sums'
+// MWARPS * 8 rows of floats.
 // Replaced a GEMM that stored Z in float32 and a pass that read it back (on the H100 at 4096 x 1024 x
 // 4096 in bf16: 0.097 + 0.123 ms, bench/results/h100-2026-11-27d/core/run7).
 // Global (cdiv(n, NWG) * WGS, cdiv(m, MWG), 1), local (WGS, 1, 1).
@@ -71,6 +72,31 @@ void xgemm_mma_grad_split(int m, int n, int k, __global const real_t* a, __globa
   const int lane = get_local_id(0) % 32, warp = get_local_id(0) / 32, gi = lane / 4, t = lane % 4;
   const int tr0 = warp / NWARPS * (MWG / MWARPS) + gi, tc0 = warp % NWARPS * (NWG / NWARPS) + 2 * t;
   const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
+  // d_y's tile (in STAGE_PAIRS's layout) and the bias's columns into local memory first, in 16-byte
+  // loads all in flight at once: loaded beside each accumulator pair, each load was waited for in turn.
+  __local uint4* const dy_tile = as4;
+  __local float* const bias_cols = (__local float*)(as4 + MWG * NWG / 8);
+  barrier(CLK_LOCAL_MEM_FENCE);  // every warp's last slab read
+#pragma unroll
+  for (int u = 0; u < (MWG * NWG / 8 + WGS - 1) / WGS; ++u) {
+    const int e = get_local_id(0) + u * WGS;
+    const int tr = e / (NWG / 8), tc = e % (NWG / 8) * 8, row = m0 + tr, col = n0 + tc;
+    if (e >= MWG * NWG / 8) break;
+    uint4 v = (uint4)(0);
+    if (row < m) {
+      __global const ushort* const at = RAW(d_y) + (long)row * n + col;
+      if (n % 8 == 0 && col + 8 <= n) {
+        v = *(__global const uint4*)at;
+      } else {
+        uint w[4] = {0, 0, 0, 0};
+        for (int q = 0; q < 8 && col + q < n; ++q) w[q / 2] |= (uint)at[q] << (16 * (q % 2));
+        v = (uint4)(w[0], w[1], w[2], w[3]);
+      }
+    }
+    dy_tile[STAGED_CHUNK(tr, tc)] = v;
+  }
+  for (int c = get_local_id(0); c < NWG; c += WGS) bias_cols[c] = n0 + c < n ? LD(bias, n0 + c) : 0.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
   // G in place of Z in the accumulators, 0 outside the matrix (so that it adds nothing to the sums).
 #pragma unroll
   for (int i = 0; i < MFR; ++i)
@@ -78,21 +104,16 @@ void xgemm_mma_grad_split(int m, int n, int k, __global const real_t* a, __globa
     for (int j = 0; j < NFR; ++j)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int row = m0 + tr0 + 16 * i + 8 * h, col = n0 + tc0 + 8 * j, at = 4 * (i * NFR + j) + 2 * h;
-        const long e = (long)row * n + col;
-        if (row < m && n % 2 == 0 && col + 1 < n) {  // col is even: one 4-byte load
-          const float2 dy = LD2(d_y + e);
-          acc[at] = dy.x * EPILOGUE_ACT_SLOPE(act, acc[at] + LD(bias, col));
-          acc[at + 1] = dy.y * EPILOGUE_ACT_SLOPE(act, acc[at + 1] + LD(bias, col + 1));
-        } else {
-          acc[at] = row < m && col < n ? LD(d_y, e) * EPILOGUE_ACT_SLOPE(act, acc[at] + LD(bias, col)) : 0.0f;
-          acc[at + 1] = row < m && col + 1 < n ? LD(d_y, e + 1) * EPILOGUE_ACT_SLOPE(act, acc[at + 1] + LD(bias, col + 1)) : 0.0f;
-        }
+        const int tr = tr0 + 16 * i + 8 * h, tc = tc0 + 8 * j, at = 4 * (i * NFR + j) + 2 * h;
+        const int inside = m0 + tr < m, col = n0 + tc;
+        const float2 dy = pair_floats(((__local const uint*)dy_tile)[STAGED_CHUNK(tr, tc) * 4 + (tc % 8) / 2]);
+        acc[at] = inside && col < n ? dy.x * EPILOGUE_ACT_SLOPE(act, acc[at] + bias_cols[tc]) : 0.0f;
+        acc[at + 1] = inside && col + 1 < n ? dy.y * EPILOGUE_ACT_SLOPE(act, acc[at + 1] + bias_cols[tc + 1]) : 0.0f;
       }
   // d_bias's partial sums: each lane's over its rows, then the MWARPS * 8 lanes' rows of a column in
   // order through local memory (no atomics: the same inputs give the same bits).
   __local float* const sums = (__local float*)as4;
-  barrier(CLK_LOCAL_MEM_FENCE);  // every warp's last slab read
+  barrier(CLK_LOCAL_MEM_FENCE);  // every warp's last read of d_y's tile
 #pragma unroll
   for (int j = 0; j < NFR; ++j)
 #pragma unroll
