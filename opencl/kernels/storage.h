@@ -9,7 +9,6 @@
 //   LD2(p), ST2(p, v)  the same for two elements (p aligned to two elements)
 //   pair_bits(v)   (f16 and bf16) the float2 v rounded, as the 32-bit word the two elements make in
 //                  memory (the first in the low half): ST2 stores it, xgemm_mma.h stages tiles in it
-//   pair_floats(w) (f16 and bf16) the inverse: such a word's two elements as floats
 // f16 goes through vload_half/vstore_half_rte, which OpenCL 1.2 has on every device (cl_khr_fp16 is
 // not needed: no arithmetic happens in half). bf16 is the top half of a float: widening is a shift,
 // narrowing rounds to nearest even (NaN kept NaN with its quiet bit set).
@@ -35,7 +34,6 @@ inline uint pair_bits(float2 v) {
   vstore_half2_rte(v, 0, (__private half*)&pair);
   return as_uint(pair);
 }
-inline float2 pair_floats(uint w) { return vload_half2(0, (__private const half*)&w); }
 inline void st4_half(__global half* p, float4 v) {
   ushort4 quad;
   vstore_half4_rte(v, 0, (__private half*)&quad);
@@ -59,7 +57,6 @@ inline ushort4 float4_to_bf16x4(float4 f) {
 #define ST4(p, v) (*(__global ushort4*)(p) = float4_to_bf16x4(v))
 #define LD2(p) as_float2(convert_uint2(*(__global const ushort2*)(p)) << 16)  // one 4-byte access
 inline uint pair_bits(float2 v) { return (uint)float_to_bf16(v.x) | (uint)float_to_bf16(v.y) << 16; }
-inline float2 pair_floats(uint w) { return (float2)(as_float(w << 16), as_float(w & 0xFFFF0000u)); }
 #define ST2(p, v) (*(__global uint*)(p) = pair_bits(v))
 #else
 #define real_t float

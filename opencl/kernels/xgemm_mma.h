@@ -414,41 +414,34 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
     }                                                                                                       \
   }
 
-// C's MWG x NWG tile through local memory (the slabs' room, as4 on), in two halves that an epilogue
-// of several outputs uses apart (xgemm_mma_backward_split.cl stages each of G's parts and writes it
-// twice). STAGE_PAIRS: each pair of the fragments, as the 32-bit word WORD(F, v0, v1, row, col) (row,
-// col: the pair's first element in the matrix), into tile row r's 16-byte chunk (col / 8 + r) % (NWG /
-// 8) (rotated by the row, so that a warp's 8 rows of pairs fall in different banks); its first barrier
-// waits for every warp's last slab read (or the tile's last reader). WRITE_STAGED: each work-item stores
-// whole chunks of 16-bit elements, 16 bytes where the row holds all 8 columns and aligned_rows says rows
-// start at multiples of 8 elements, else element by element.
+// C's MWG x NWG tile through local memory (the slabs' room, as4 on): each pair of the fragments, through
+// EPILOGUE and rounded to the storage format, into tile row r's 16-byte chunk (col / 8 + r) % (NWG / 8)
+// (rotated by the row, so that a warp's 8 rows of pairs fall in different banks); then each work-item
+// stores whole chunks, 16 bytes where the row holds all 8 columns and aligned_rows says rows start at
+// multiples of 8 elements, else element by element.
 #define STAGED_CHUNK(r, col) ((r) * (NWG / 8) + ((col) / 8 + (r)) % (NWG / 8))  // in uint4s
-#define STAGE_PAIRS(WORD, F)                                                                                \
+#define STORE_STAGED(c, ldc, aligned_rows, m, n, EPILOGUE)                                                  \
   {                                                                                                         \
+    __global ushort* const out_ = (__global ushort*)(c);                                                    \
+    const long ld_ = (ldc);                                                                                 \
     __local uint* const tile_ = (__local uint*)as4;                                                         \
     const int lane_ = get_local_id(0) % 32, warp_ = get_local_id(0) / 32, gi = lane_ / 4, t = lane_ % 4;   \
     const int tr0 = warp_ / NWARPS * (MWG / MWARPS) + gi, tc0 = warp_ % NWARPS * (NWG / NWARPS) + 2 * t;   \
     const int m0_ = get_group_id(1) * MWG, n0_ = get_group_id(0) * NWG;                                     \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
+    barrier(CLK_LOCAL_MEM_FENCE); /* every warp's last slab read */                                        \
     _Pragma("unroll") for (int i = 0; i < MFR; ++i)                                                         \
     _Pragma("unroll") for (int j = 0; j < NFR; ++j)                                                         \
     _Pragma("unroll") for (int h = 0; h < 2; ++h) {                                                         \
       const int tr = tr0 + 16 * i + 8 * h, tc = tc0 + 8 * j;                                                \
       const float v0 = acc[4 * (i * NFR + j) + 2 * h], v1 = acc[4 * (i * NFR + j) + 2 * h + 1];             \
-      tile_[STAGED_CHUNK(tr, tc) * 4 + (tc % 8) / 2] = WORD(F, v0, v1, m0_ + tr, n0_ + tc);                \
+      tile_[STAGED_CHUNK(tr, tc) * 4 + (tc % 8) / 2] =                                                      \
+          pair_bits((float2)(EPILOGUE(v0, m0_ + tr, n0_ + tc), EPILOGUE(v1, m0_ + tr, n0_ + tc + 1)));            \
     }                                                                                                       \
     barrier(CLK_LOCAL_MEM_FENCE);                                                                           \
-  }
-#define WRITE_STAGED(out, ld, aligned_rows, m, n)                                                           \
-  {                                                                                                         \
-    __global ushort* const out_ = (__global ushort*)(out);                                                  \
-    const long ld_ = (ld);                                                                                  \
-    __local const uint4* const tile4_ = (__local const uint4*)as4;                                          \
-    const int m0_ = get_group_id(1) * MWG, n0_ = get_group_id(0) * NWG;                                     \
     for (int e = get_local_id(0); e < MWG * NWG / 8; e += WGS) {                                            \
       const int tr = e / (NWG / 8), tc = e % (NWG / 8) * 8, row = m0_ + tr, col = n0_ + tc;                 \
       if (row >= (m)) continue;                                                                             \
-      const uint4 v = tile4_[STAGED_CHUNK(tr, tc)];                                                         \
+      const uint4 v = ((__local const uint4*)tile_)[STAGED_CHUNK(tr, tc)];                                  \
       __global ushort* const at = out_ + (long)row * ld_ + col;                                             \
       if ((aligned_rows) && col + 8 <= (n)) {                                                               \
         *(__global uint4*)at = v;                                                                           \
@@ -457,13 +450,6 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
         for (int q = 0; q < 8 && col + q < (n); ++q) at[q] = (ushort)(w[q / 2] >> (16 * (q % 2)));         \
       }                                                                                                     \
     }                                                                                                       \
-  }
-// A pair through EPILOGUE, rounded to the storage format.
-#define EPILOGUE_PAIR(EPILOGUE, v0, v1, row, col) pair_bits((float2)(EPILOGUE(v0, row, col), EPILOGUE(v1, row, (col) + 1)))
-#define STORE_STAGED(c, ldc, aligned_rows, m, n, EPILOGUE) \
-  {                                                        \
-    STAGE_PAIRS(EPILOGUE_PAIR, EPILOGUE)                   \
-    WRITE_STAGED(c, ldc, aligned_rows, m, n)               \
   }
 
 // The kernel-scope local memory of an entry point: the slabs of both operands (SLABS_IN_LOCAL each; uint4:

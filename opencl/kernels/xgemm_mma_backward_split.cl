@@ -24,7 +24,18 @@
 #include "xgemm_mma.cl"
 #include "columns.h"
 
-// (In f16 the GEMM steps on parts need MMA_OPERANDS_BF16=1, and xgemm_mma_grad_split on A and B as given 0.)
+// Z = A @ B [rows][n] in float32 (bias and slope are the next step's). Global and local as xgemm_mma's.
+__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+void xgemm_mma_pre(int m, int n, int k, __global const real_t* a, int lda, __global const real_t* b, int ldb,
+                   __global float* z_out) {
+  XGEMM_MMA_LOCALS
+  xgemm_mma_accumulate(m, n, k, RAW(a), lda, 0, lda % 8 == 0, RAW(b), ldb, 0, ldb % 8 == 0, as4, bs4, acc, emu);
+  __global float* const c_at_ = z_out;
+  const long ldc_at_ = n;
+  STORE_FRAGMENTS_AS(ROW_MAJOR_AT, n % 2 == 0, m, n, PLAIN, ST2_FLOAT, ST_FLOAT)
+}
+
+// (In f16 the GEMM steps on parts need MMA_OPERANDS_BF16=1, and xgemm_mma_pre on A and B as given 0.)
 
 // x as its parts (lo, hi where finite, hi): hi is x rounded to bf16, or toward zero where rounding would
 // overflow a finite x (then x - hi is still exact), and lo is x - hi rounded; Inf and NaN stay in hi with
@@ -49,95 +60,62 @@ inline int pattern_copies(int pattern) { return pattern >= 1000 ? 4 : pattern >=
 #endif
 #define G_COPIES (G_PARTS >= 100 ? 3 : 2)
 
-// Z = A @ B [m][n] a tile, and in its epilogue G = d_y * act'(Z + bias[col]) (Z is never stored): G's
-// parts (G_PARTS) into parts_a [m][G_COPIES n], each row's copies side by side (d_a's operand: G's
-// columns are its depth), and parts_b [G_COPIES m][n], the copies stacked (d_b's: G's rows are its
-// depth); and d_bias's partial column sums of the float32 G over the tile's rows, partial[tile row][n]
-// (column_sums_finish sums them). Each copy is staged through the slabs' room and written twice in
-// 16-byte chunks (STAGE_PAIRS, WRITE_STAGED). The plans require the room for d_y's 16-bit tile and the
-// bias's columns, MWG * NWG + 2 * NWG <= STAGES * (MWG + NWG) * KWG, which also holds the column sums'
-// MWARPS * 8 rows of floats.
-// Replaced a GEMM that stored Z in float32 and a pass that read it back (on the H100 at 4096 x 1024 x
-// 4096 in bf16: 0.097 + 0.123 ms, bench/results/h100-2026-11-27d/core/run7).
-// Global (cdiv(n, NWG) * WGS, cdiv(m, MWG), 1), local (WGS, 1, 1).
-#define PART_PAIR(kind, g0, g1, row, col) \
-  ((uint)part_of(split_parts(g0), kind) | (uint)part_of(split_parts(g1), kind) << 16)
-
-__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
-void xgemm_mma_grad_split(int m, int n, int k, __global const real_t* a, __global const real_t* b, __global const real_t* d_y,
-                          __global const real_t* bias, int act, __global real_t* parts_a, __global real_t* parts_b,
-                          __global float* partial) {
-  XGEMM_MMA_LOCALS
-  xgemm_mma_accumulate(m, n, k, RAW(a), k, 0, k % 8 == 0, RAW(b), n, 0, n % 8 == 0, as4, bs4, acc, emu);
-  const int lane = get_local_id(0) % 32, warp = get_local_id(0) / 32, gi = lane / 4, t = lane % 4;
-  const int tr0 = warp / NWARPS * (MWG / MWARPS) + gi, tc0 = warp % NWARPS * (NWG / NWARPS) + 2 * t;
-  const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
-  // d_y's tile (in STAGE_PAIRS's layout) and the bias's columns into local memory first, in 16-byte
-  // loads all in flight at once: loaded beside each accumulator pair, each load was waited for in turn.
-  __local uint4* const dy_tile = as4;
-  __local float* const bias_cols = (__local float*)(as4 + MWG * NWG / 8);
-  barrier(CLK_LOCAL_MEM_FENCE);  // every warp's last slab read
-#pragma unroll
-  for (int u = 0; u < (MWG * NWG / 8 + WGS - 1) / WGS; ++u) {
-    const int e = get_local_id(0) + u * WGS;
-    const int tr = e / (NWG / 8), tc = e % (NWG / 8) * 8, row = m0 + tr, col = n0 + tc;
-    if (e >= MWG * NWG / 8) break;
-    uint4 v = (uint4)(0);
-    if (row < m) {
-      __global const ushort* const at = RAW(d_y) + (long)row * n + col;
-      if (n % 8 == 0 && col + 8 <= n) {
-        v = *(__global const uint4*)at;
-      } else {
-        uint w[4] = {0, 0, 0, 0};
-        for (int q = 0; q < 8 && col + q < n; ++q) w[q / 2] |= (uint)at[q] << (16 * (q % 2));
-        v = (uint4)(w[0], w[1], w[2], w[3]);
-      }
-    }
-    dy_tile[STAGED_CHUNK(tr, tc)] = v;
-  }
-  for (int c = get_local_id(0); c < NWG; c += WGS) bias_cols[c] = n0 + c < n ? LD(bias, n0 + c) : 0.0f;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  // G in place of Z in the accumulators, 0 outside the matrix (so that it adds nothing to the sums).
-#pragma unroll
-  for (int i = 0; i < MFR; ++i)
-#pragma unroll
-    for (int j = 0; j < NFR; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int tr = tr0 + 16 * i + 8 * h, tc = tc0 + 8 * j, at = 4 * (i * NFR + j) + 2 * h;
-        const int inside = m0 + tr < m, col = n0 + tc;
-        const float2 dy = pair_floats(((__local const uint*)dy_tile)[STAGED_CHUNK(tr, tc) * 4 + (tc % 8) / 2]);
-        acc[at] = inside && col < n ? dy.x * EPILOGUE_ACT_SLOPE(act, acc[at] + bias_cols[tc]) : 0.0f;
-        acc[at + 1] = inside && col + 1 < n ? dy.y * EPILOGUE_ACT_SLOPE(act, acc[at + 1] + bias_cols[tc + 1]) : 0.0f;
-      }
-  // d_bias's partial sums: each lane's over its rows, then the MWARPS * 8 lanes' rows of a column in
-  // order through local memory (no atomics: the same inputs give the same bits).
-  __local float* const sums = (__local float*)as4;
-  barrier(CLK_LOCAL_MEM_FENCE);  // every warp's last read of d_y's tile
-#pragma unroll
-  for (int j = 0; j < NFR; ++j)
-#pragma unroll
-    for (int x = 0; x < 2; ++x) {
-      float s = 0.0f;
-#pragma unroll
-      for (int i = 0; i < MFR; ++i) s += acc[4 * (i * NFR + j) + x] + acc[4 * (i * NFR + j) + 2 + x];
-      sums[(warp / NWARPS * 8 + gi) * NWG + tc0 + 8 * j + x] = s;
-    }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int c = get_local_id(0); c < NWG; c += WGS) {
-    if (n0 + c >= n) break;
-    float s = 0.0f;
-    for (int r = 0; r < MWARPS * 8; ++r) s += sums[r * NWG + c];
-    partial[(long)get_group_id(1) * n + n0 + c] = s;
-  }
-  // The parts, a copy at a time (STAGE_PAIRS's first barrier waits for the sums' readers).
+// G = d_y * act'(Z + bias[col]) over Z [rows][n] as its parts (G_PARTS): into parts_a [rows][G_COPIES n],
+// each row's copies side by side (d_a's operand: G's columns are its depth), and parts_b [G_COPIES rows]
+// [n], the copies stacked (d_b's: G's rows are its depth); and d_bias's partial column sums of the
+// float32 G, CHUNK rows a work-item (columns.h's first pass). Two columns a work-item, in 4- and 8-byte
+// accesses where n is even. At 4096 x 4096 in bf16 on the H100 it takes 122 us, as one column a
+// work-item in 2-byte accesses did; CHUNK 16 or 32 changes nothing and the row loop unrolled by 4 takes
+// 230 (split/run6, run7): what bounds it is not found yet.
+// Global (roundup(cdiv(n, 2), 64), cdiv(rows, CHUNK)).
+inline void put_parts(float g, long r, int c, int rows, int n, __global ushort* parts_a, __global ushort* parts_b) {
+  const ushort3 p = split_parts(g);
 #pragma unroll
   for (int q = 0; q < G_COPIES; ++q) {
-    const int kind = pattern_kind(G_PARTS, G_COPIES, q);
-    STAGE_PAIRS(PART_PAIR, kind)
-    WRITE_STAGED(parts_a + q * n, G_COPIES * n, n % 8 == 0, m, n)
-    WRITE_STAGED(parts_b + (long)q * m * n, n, n % 8 == 0, m, n)
+    const ushort v = part_of(p, pattern_kind(G_PARTS, G_COPIES, q));
+    parts_a[G_COPIES * r * n + q * n + c] = v;
+    parts_b[((long)q * rows + r) * n + c] = v;
   }
+}
+__kernel void grad_pre_split(__global const float* restrict z, __global const real_t* restrict d_y,
+                             __global const real_t* restrict bias, int act, int rows, int n, __global real_t* restrict parts_a_,
+                             __global real_t* restrict parts_b_, __global float* restrict partial) {
+  __global ushort* const parts_a = (__global ushort*)parts_a_;
+  __global ushort* const parts_b = (__global ushort*)parts_b_;
+  const int col = 2 * get_global_id(0), chunk = get_global_id(1);
+  if (col >= n) return;
+  const int two = col + 1 < n;
+  const float b0 = LD(bias, col), b1 = two ? LD(bias, col + 1) : 0.0f;
+  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);
+  float s0 = 0.0f, s1 = 0.0f;
+  for (long r = r0; r < r1; ++r) {
+    const long i = r * n + col;
+    if (n % 2 == 0) {  // col and col + 1, both in the row; every place below even
+      const float2 zz = *(__global const float2*)(z + i), dy = LD2(d_y + i);
+      const float g0 = dy.x * act_slope(act, zz.x + b0), g1 = dy.y * act_slope(act, zz.y + b1);
+      s0 += g0;
+      s1 += g1;
+      const ushort3 p0 = split_parts(g0), p1 = split_parts(g1);
+#pragma unroll
+      for (int q = 0; q < G_COPIES; ++q) {
+        const int kind = pattern_kind(G_PARTS, G_COPIES, q);
+        const ushort2 v = (ushort2)(part_of(p0, kind), part_of(p1, kind));
+        *(__global ushort2*)(parts_a + G_COPIES * r * n + q * n + col) = v;
+        *(__global ushort2*)(parts_b + (long)q * rows * n + i) = v;
+      }
+    } else {
+      const float g0 = LD(d_y, i) * act_slope(act, z[i] + b0);
+      s0 += g0;
+      put_parts(g0, r, col, rows, n, parts_a, parts_b);
+      if (two) {
+        const float g1 = LD(d_y, i + 1) * act_slope(act, z[i + 1] + b1);
+        s1 += g1;
+        put_parts(g1, r, col + 1, rows, n, parts_a, parts_b);
+      }
+    }
+  }
+  partial[(long)chunk * n + col] = s0;
+  if (two) partial[(long)chunk * n + col + 1] = s1;
 }
 
 // An operand as copies of its parts along the GEMM's depth, their kinds the digits of `pattern`:
