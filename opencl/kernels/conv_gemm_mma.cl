@@ -8,7 +8,11 @@
 // Global size (cdiv(N, NWG) * WGS, cdiv(M, MWG), n * g).
 // Backward data (conv2d_bwd_data's `wgmma_gemm` and `mma_gemm`): dX[c', pixel] = W^T[c', k'] @ dY[k', pixel],
 // M = c/g, N = h*w, K = k/g, W read transposed (ta = 1); PIXELS_M=1: dX^T = dY^T (ta = 1) @ W (tb = 0).
+// Backward weight (conv2d_bwd_weight's `wgmma_gemm`, one group): dW[k, c] = the sum over images of
+// dY[k, pixel] @ X^T[pixel, c], M = k, N = c, K = h*w an image, straight from NCHW (no packs).
 #include "xgemm_mma.h"
+#include "columns.h"
+#include "conv_mma_bias_grad.h"
 
 #ifndef PIXELS_M
 #define PIXELS_M 0
@@ -66,4 +70,26 @@ void conv2d_gemm_mma_data(__global const real_t* wt, __global const real_t* d_y,
   xgemm_mma_accumulate(cg, hw, kg, RAW(wt) + w_offset, cg, 1, w_aligned, RAW(d_y) + y_offset, hw, 0, y_aligned, as4, bs4, acc, emu);
   STORE_FRAGMENTS(d_x + x_offset, hw, x_offset, cg, hw, PLAIN_DATA)
 #endif
+}
+
+// Backward weight: image i's pixels cut PARTS ways (each a multiple of KWG deep); work-group z = i PARTS
+// + part writes its float partial of dW, partial [n PARTS][k][c]; column_sums_finish (columns.h) adds
+// the n PARTS partials up in z's order, so each dW element's sum has a fixed order (the same bits every
+// run). Global size (cdiv(c, NWG) * WGS, cdiv(k, MWG), n * PARTS).
+#ifndef PARTS
+#define PARTS 1
+#endif
+__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+void conv2d_gemm_mma_weight(__global const real_t* x, __global const real_t* d_y, __global float* partial, int c, int hw, int k) {
+  XGEMM_MMA_LOCALS
+  const long z = get_group_id(2);
+  const int image = z / PARTS, part = z % PARTS, chunk = (hw + PARTS * KWG - 1) / (PARTS * KWG) * KWG;
+  const int lo = min(part * chunk, hw), depth = min(chunk, hw - lo);
+  const long y_offset = (long)image * k * hw + lo, x_offset = (long)image * c * hw + lo;
+  const int aligned = hw % 8 == 0;  // lo is a multiple of KWG, so the offsets are multiples of 8 with hw
+  xgemm_mma_accumulate(k, c, depth, RAW(d_y) + y_offset, hw, 0, aligned, RAW(x) + x_offset, hw, 1, aligned, as4, bs4, acc, emu);
+  __global float* const c_at_ = partial + z * k * c;
+  const long ldc_at_ = c;
+#define PLAIN_WEIGHT(v, row, col) (v)
+  STORE_FRAGMENTS_AS(ROW_MAJOR_AT, c % 2 == 0, k, c, PLAIN_WEIGHT, ST2_FLOAT, ST_FLOAT)
 }

@@ -59,6 +59,7 @@ void conv_chunk_nhwc(struct ConvPixel px, struct ConvGeometry g, int c_all, int 
 void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j0, int k0, int pixels, int k, uint4* r);
 #endif
 #include "xgemm_mma.h"
+#include "conv_mma_bias_grad.h"
 
 // x [n][c][h*w] into xt [n][h*w][c], 64 x 64 blocks through local memory: loads along the pixels and
 // stores along the channels, two 16-bit values a 4-byte access where h*w (loads) and c (stores) are
@@ -178,27 +179,6 @@ __kernel void conv2d_igemm_mma_weight_nan(__global const real_t* x, __global con
     const float acc = weight_direct(x, d_y, n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, 1, p, q, o / taps, o % taps);
     ST(d_w, o, acc);
   }
-}
-
-// d_bias[kk] = the sum of d_y's plane kk over every image: one work-group of 256 a channel, each
-// work-item's strided float sum, then a tree in local memory (a fixed order: the same bits every run).
-// Global size 256 * k, local 256.
-__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
-void conv2d_mma_bias_grad(__global const real_t* d_y, __global real_t* d_bias, int n, int k, int pq) {
-  __local float part[256];
-  const int kk = get_group_id(0), lid = get_local_id(0);
-  float sum = 0.0f;
-  for (int image = 0; image < n; ++image) {
-    __global const real_t* plane = d_y + ((long)image * k + kk) * pq;
-    for (int i = lid; i < pq; i += 256) sum += LD(plane, i);
-  }
-  part[lid] = sum;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int span = 128; span > 0; span /= 2) {
-    if (lid < span) part[lid] += part[lid + span];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) ST(d_bias, kk, part[0]);
 }
 
 struct ConvPixel conv_pixel(__global const ushort* xt, struct ConvGeometry g, int c_all, int pq, int j, int pixels) {
