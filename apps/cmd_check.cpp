@@ -297,8 +297,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--problem", opt->problem, "one problem line instead of random problems");
   cmd->add_option("--cases", opt->cases, "random problems per operator and device, shared among its variants")->check(CLI::PositiveNumber);
   cmd->add_option("--seed", opt->seed, "seed of the problems and values");
-  cmd->add_option("--values", opt->values, "integers, uniform, normal or edge (default: cycle through all four)")
-      ->check(CLI::IsMember({"integers", "uniform", "normal", "edge"}));
+  cmd->add_option("--values", opt->values, "integers, uniform, normal, edge or sparse (default: cycle through the first four)")
+      ->check(CLI::IsMember({"integers", "uniform", "normal", "edge", "sparse"}));
   cmd->add_option("--device", opt->device, "device selector (default: PLUMBLINE_DEVICE, else all)");
   add_kernel_flags(cmd, opt->source);
   cmd->add_option("--json", opt->json, "write every case's result to this JSON file");

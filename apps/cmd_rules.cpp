@@ -68,7 +68,7 @@ void add_rules_command(CLI::App& app, Context& ctx) {
   check->add_option("file", opt->file, "rules file (default: the shipped egraph/rules/training.rules)");
   check->add_option("--rule", opt->rules, "only these rules (repeatable)");
   check->add_option("--at", opt->at, "one instance, e.g. \"m=2 k=3 ?act=relu\" (with --rule)");
-  check->add_option("--values", opt->values, "one value distribution: integers, uniform, normal, edge");
+  check->add_option("--values", opt->values, "one value distribution: integers, uniform, normal, edge, sparse");
   check->add_option("--instances", opt->instances, "problems per rule")->check(CLI::PositiveNumber);
   check->add_option("--seed", opt->seed, "seed of the problems and values");
   check->add_option("--device", opt->device, "device selector, or 'none' for the reference only (default: PLUMBLINE_DEVICE, else all)");

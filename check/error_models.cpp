@@ -52,9 +52,14 @@ std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD
 
 std::vector<ErrorModel> models::linear(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<double>& k,
                                        bool exact, double ulps) {
+  // The finite terms' magnitudes: an Inf or NaN input gives the output the reference's class, which
+  // the comparison judges as it is (a float evaluation gets the same class while the finite terms stay
+  // within range: mag bounds them, and past FLT_MAX the element is not judged). With |Inf| in it, mag
+  // was Inf wherever an Inf met a finite term, and every such output went unjudged: a kernel giving
+  // NaN (or any number) for an Inf passed.
   std::vector<TensorD> abs_inputs = inputs;
   for (auto& t : abs_inputs)
-    for (auto& v : t.data) v = std::abs(v);
+    for (auto& v : t.data) v = std::isfinite(v) ? std::abs(v) : 0.0;
   std::vector<TensorD> mag = run_reference(p, abs_inputs);
   std::vector<ErrorModel> out;
   for (size_t i = 0; i < mag.size(); ++i) out.push_back({exact, k.at(i), ulps, std::move(mag[i])});

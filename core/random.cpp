@@ -16,14 +16,15 @@ const char* to_string(Values v) {
     case Values::Uniform: return "uniform";
     case Values::Normal: return "normal";
     case Values::Edge: return "edge";
+    case Values::Sparse: return "sparse";
   }
   return "?";
 }
 
 Values values_from_string(const std::string& name) {
-  for (Values v : {Values::Integers, Values::Uniform, Values::Normal, Values::Edge})
+  for (Values v : {Values::Integers, Values::Uniform, Values::Normal, Values::Edge, Values::Sparse})
     if (name == to_string(v)) return v;
-  throw Error("unknown value distribution '" + name + "' (choose integers, uniform, normal or edge)");
+  throw Error("unknown value distribution '" + name + "' (choose integers, uniform, normal, edge or sparse)");
 }
 
 const std::vector<float>& edge_values(DType d) {
@@ -78,6 +79,7 @@ float draw(Values v, Rng& rng, DType d, bool ties) {
                             : std::ldexp(x, std::uniform_int_distribution<int>(4, 12)(rng));
       return x;
     }
+    case Values::Sparse: return draw(Values::Normal, rng, d, false);  // the specials: place_sparse_specials
     case Values::Edge: {
       if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) return draw(Values::Normal, rng, d, false);
       const auto& e = edge_values(d);
@@ -109,6 +111,20 @@ void place_edge_values(TensorF& t, Rng& rng, DType d) {
       place(special);
 }
 
+// Sparse's specials: 1-4 at random places, each +-Inf half of the time, else any of the edge list (NaN
+// among them: then every output that sums it is NaN, as in Edge, so most tensors have none).
+void place_sparse_specials(TensorF& t, Rng& rng, DType d) {
+  if (t.data.empty()) return;
+  const auto& e = edge_values(d);
+  const int count = std::uniform_int_distribution<int>(1, 4)(rng);
+  for (int k = 0; k < count; ++k) {
+    const bool inf = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
+    const float value = inf ? (std::uniform_int_distribution<int>(0, 1)(rng) ? INFINITY : -INFINITY)
+                            : e[std::uniform_int_distribution<size_t>(0, e.size() - 1)(rng)];
+    t.data[std::uniform_int_distribution<size_t>(0, t.data.size() - 1)(rng)] = value;
+  }
+}
+
 // Attention masks: about a quarter of the rows (the last dimension) get a run of -Inf of random place
 // and length, never the whole row, and their other values are made finite. Without such rows every
 // -Inf of an edge tensor shares its row with the NaN and +Inf placed above, and a softmax whose
@@ -133,6 +149,7 @@ void mask_rows(TensorF& t, Rng& rng, DType d) {
 void fill(TensorF& t, Values v, Rng& rng, DType d, bool ties) {
   for (auto& x : t.data) x = sample(v, rng, d, ties);
   if (v == Values::Edge) place_edge_values(t, rng, d);
+  if (v == Values::Sparse) place_sparse_specials(t, rng, d);
 }
 
 TensorF make_input(const TensorDecl& decl, Values v, Rng& rng, DType d, bool ties) {
@@ -188,6 +205,7 @@ TensorF make_input_parallel(const TensorDecl& decl, Values v, uint64_t seed, DTy
   worker();
   for (auto& th : pool) th.join();
   if (v == Values::Edge) place_edge_values(t, rng, d);  // as fill() places them
+  if (v == Values::Sparse) place_sparse_specials(t, rng, d);
   return t;
 }
 

@@ -163,6 +163,29 @@ TEST(Values, EdgeDistributionReachesNonFiniteAndSubnormal) {
   EXPECT_GT(negzero, 0);
 }
 
+// Sparse: 1-4 specials a tensor (so that a long reduction's outputs stay mostly finite), Inf among
+// them over a few draws, and the same from the parallel drawing of large tensors.
+TEST(Values, SparseDistributionHoldsAFewSpecials) {
+  Rng rng(7);
+  int infs = 0;
+  for (int draw = 0; draw < 20; ++draw) {
+    TensorF t(Shape{4096});
+    fill(t, Values::Sparse, rng);
+    int special = 0;
+    for (float v : t.data) {
+      special += !std::isfinite(v) || v == 0 || std::abs(v) > 1e20f || std::fpclassify(v) == FP_SUBNORMAL;
+      infs += std::isinf(v);
+    }
+    EXPECT_LE(special, 4);
+  }
+  EXPECT_GT(infs, 5);
+  const TensorF big = make_input_parallel({"x", Shape{3 << 20}, Domain::Real}, Values::Sparse, 5, DType::F32, false);
+  int64_t nonfinite = 0;
+  for (float v : big.data) nonfinite += !std::isfinite(v);
+  EXPECT_LE(nonfinite, 4);
+  EXPECT_EQ(values_from_string("sparse"), Values::Sparse);
+}
+
 TEST(Values, SameSeedSameValuesAndDomainsRespected) {
   Rng a(11), b(11);
   TensorF x(Shape{100}), y(Shape{100});

@@ -70,9 +70,15 @@ std::vector<ErrorModel> backward(const Problem& p, const std::vector<TensorD>& i
     const double x = pre.value[i], dy = in[3][i];
     gp[i] = std::abs(dy * act_derivative(a, x));
     const bool kink = a == Act::Relu && std::abs(x) <= kBoundConstant * kUnitRoundoff * pre.dpre[i];
+    // An infinite pre-activation (an Inf among A's or B's terms; the finite products within float's
+    // range, else `beyond` below) is what a float evaluation gets too, and act' there is its limit: G is
+    // d_y times it, one rounding, not the Inf that pre's error (k + 1) |A| @ |B| would make of G's error.
+    // With Inf there every output that sums G's row or column went unjudged, a whole d_a for one Inf in
+    // B, so that what a kernel makes of G meeting that Inf (0 * Inf of a split factor) was never seen.
+    const double dpre = std::isinf(x) ? 0.0 : pre.dpre[i];
     // ... plus FLT_MIN (in units of u) for act' or the product underflowing, which later factors scale.
     egp[i] = kink ? std::abs(dy) / kUnitRoundoff
-                  : std::abs(dy) * (pre.dpre[i] + slope_magnitude(a, x)) + gp[i] +
+                  : std::abs(dy) * (dpre + slope_magnitude(a, x)) + gp[i] +
                         kFloatMin / kUnitRoundoff * (1 + std::abs(dy)) * (1 + (std::isfinite(x) ? std::abs(x) : 0.0));
   }
   // Integer inputs: pre is exact, so relu' and grad_pre are exact too, and so are the sums.
@@ -80,9 +86,16 @@ std::vector<ErrorModel> backward(const Problem& p, const std::vector<TensorD>& i
   ErrorModel da{exact, 1, 0, TensorD(in[0].shape), TensorD(in[0].shape)};
   ErrorModel db{exact, 1, 0, TensorD(in[1].shape), TensorD(in[1].shape)};
   ErrorModel dbias{exact, 1, 0, TensorD(in[2].shape), TensorD(in[2].shape)};
+  // The sums' magnitudes over finite terms (as linear()'s, error_models.cpp): an Inf of A, B or G gives
+  // the outputs it meets the reference's class, judged as such; NaN bookkeeping (Inf * 0) stays out.
+  auto finite_only = [](TensorD t) {
+    for (auto& v : t.data) v = std::isfinite(v) ? std::abs(v) : 0.0;
+    return t;
+  };
+  const TensorD a_abs = finite_only(in[0]), b_abs = finite_only(in[1]), gp_abs = finite_only(gp), egp_abs = finite_only(egp);
   for (int64_t b = 0; b < batches; ++b) {
-    Mat abs_b = view(in[1], shared ? 0 : b, k, n).cwiseAbs(), abs_a = view(in[0], b, m, k).cwiseAbs();
-    const auto g = view(gp, b, m, n), eg = view(egp, b, m, n);
+    Mat abs_b = view(b_abs, shared ? 0 : b, k, n), abs_a = view(a_abs, b, m, k);
+    const auto g = view(gp_abs, b, m, n), eg = view(egp_abs, b, m, n);
     Eigen::Map<Mat>(da.peak.data.data() + b * m * k, m, k) = g * abs_b.transpose();
     Eigen::Map<Mat>(da.mag.data.data() + b * m * k, m, k) = static_cast<double>(n + 1) * (g * abs_b.transpose()) + eg * abs_b.transpose();
     Eigen::Map<Mat>(db.peak.data.data() + (shared ? 0 : b) * k * n, k, n) += abs_a.transpose() * g;

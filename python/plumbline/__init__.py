@@ -73,8 +73,8 @@ def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, nam
     """Checks fn(problem, inputs) -> outputs against the reference of `op` on `cases` random problems
     (or the one `problem`, a line or a dict of attributes). fn gets a Problem (its attributes by name,
     `.line`) and a dict of float32 arrays by name, and returns the outputs as an array (one output), a
-    list in order, or a dict by name. `values`: integers, uniform, normal or edge (default: each in
-    turn). `device` names where fn computes (e.g. "cuda:0"), for the messages: fn moves the data itself.
+    list in order, or a dict by name. `values`: integers, uniform, normal, edge or sparse (default: the
+    first four in turn). `device` names where fn computes (e.g. "cuda:0"), for the messages: fn moves the data itself.
     Returns a dict (passed, cases, worst_ratio); raises CheckFailure with the shrunk problem and a repro."""
     line = _line(op, problem) if problem is not None else None
     r = _check(op, lambda p, i: fn(Problem(p), i), cases=cases, seed=seed, values=values, problem=line)
