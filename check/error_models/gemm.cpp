@@ -86,13 +86,19 @@ std::vector<ErrorModel> backward(const Problem& p, const std::vector<TensorD>& i
   ErrorModel da{exact, 1, 0, TensorD(in[0].shape), TensorD(in[0].shape)};
   ErrorModel db{exact, 1, 0, TensorD(in[1].shape), TensorD(in[1].shape)};
   ErrorModel dbias{exact, 1, 0, TensorD(in[2].shape), TensorD(in[2].shape)};
-  // The sums' magnitudes over finite terms (as linear()'s, error_models.cpp): an Inf of A, B or G gives
-  // the outputs it meets the reference's class, judged as such; NaN bookkeeping (Inf * 0) stays out.
+  // The sums' magnitudes over finite terms (as linear()'s, error_models.cpp): an Inf of A or B gives the
+  // outputs it meets the reference's class, judged as such (its sign is the exact inputs'). An infinite
+  // G (an infinite d_y) stays in: its sign is act''s, which rounding may flip near a zero of act' (gelu's
+  // at -0.75), so what sums it is not judged, as before. NaN bookkeeping (Inf * 0) stays out.
   auto finite_only = [](TensorD t) {
     for (auto& v : t.data) v = std::isfinite(v) ? std::abs(v) : 0.0;
     return t;
   };
-  const TensorD a_abs = finite_only(in[0]), b_abs = finite_only(in[1]), gp_abs = finite_only(gp), egp_abs = finite_only(egp);
+  auto without_nan = [](TensorD t) {
+    for (auto& v : t.data) v = std::isnan(v) ? 0.0 : std::abs(v);
+    return t;
+  };
+  const TensorD a_abs = finite_only(in[0]), b_abs = finite_only(in[1]), gp_abs = without_nan(gp), egp_abs = without_nan(egp);
   for (int64_t b = 0; b < batches; ++b) {
     Mat abs_b = view(b_abs, shared ? 0 : b, k, n), abs_a = view(a_abs, b, m, k);
     const auto g = view(gp_abs, b, m, n), eg = view(egp_abs, b, m, n);
