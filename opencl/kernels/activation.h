@@ -41,9 +41,10 @@ float act_slope(int kind, float x) {
     case 1: return x > 0.0f ? 1.0f : 0.0f;  // relu'(0) = 0
     case 2: {
       const float k = 0.7978845608f, c = 0.044715f, inner = k * (x + c * x * x * x);
-      // sigmoid(2 inner) and sech^2(inner) from one exp and one division (cosh and two divisions made
-      // G's pass of the 16-bit gelu backwards compute-bound): with e = exp(-2 |inner|) <= 1 and
-      // r = 1 / (1 + e), sigmoid(2 inner) is r (inner >= 0) or e r, and sech^2(inner) = 4 e r^2.
+      // sigmoid(2 inner) and sech^2(inner) from one exp and one division, where cosh and two divisions
+      // cost G's pass of the 16-bit gelu backwards 0.013 ms over relu's (now 0.007; the pass itself is
+      // not compute-bound): with e = exp(-2 |inner|) <= 1 and r = 1 / (1 + e), sigmoid(2 inner) is r
+      // (inner >= 0) or e r, and sech^2(inner) = 4 e r^2.
       // Where sech^2 is 0 the second term is 0, but for |x| > 1.8e19 x^2 overflows and 0 * Inf would
       // make it NaN (found by the edge values through gemm_bias_act_bwd).
       const float e = exp(-2.0f * fabs(inner)), r = 1.0f / (1.0f + e);
