@@ -46,6 +46,20 @@
 #define GATHERED_B 0
 #define MMA_CHUNK_B(x, d, dst)
 #endif
+// DEPTH_HALVES=1: the slabs' loop adds to the sums it is given where keep_acc is set (the second of two
+// calls over a depth in halves, xgemm_mma_backward_split.cl's xgemm_mma_halves), so that an operand read
+// twice or two operands side by side along the depth need no copy. The flag comes as MMA_PARAMS; no
+// gathered operand beside it.
+#ifndef DEPTH_HALVES
+#define DEPTH_HALVES 0
+#endif
+#if DEPTH_HALVES
+#if defined(MMA_PARAMS) || GATHERED_A || GATHERED_B
+#error "xgemm_mma: DEPTH_HALVES takes the extra parameter itself, with no gathered operand"
+#endif
+#define MMA_PARAMS , int keep_acc
+#define MMA_ARGS , keep_acc
+#endif
 #ifndef MMA_PARAMS
 #define MMA_PARAMS
 #define MMA_ARGS
@@ -233,8 +247,13 @@ void xgemm_mma_accumulate_slabs(int m, int n, int k, __global const ushort* pa, 
   const int lid = get_local_id(0), lane = lid % 32, warp = lid / 32;
   const int xa = warp / NWARPS * (MWG / MWARPS), xb = warp % NWARPS * (NWG / NWARPS);  // the warp's first row and column
   const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
+#if DEPTH_HALVES
+  if (!keep_acc)
+#endif
+  {
 #pragma unroll
-  for (int i = 0; i < MFR * NFR * 4; ++i) acc[i] = 0.0f;
+    for (int i = 0; i < MFR * NFR * 4; ++i) acc[i] = 0.0f;
+  }
   // A gathered operand's rows, once (the rows of this work-item's chunks do not change from slab to slab).
   MMA_GATHER_T gather_a[CHUNKS_OF(MWG)], gather_b[CHUNKS_OF(NWG)];
 #pragma unroll

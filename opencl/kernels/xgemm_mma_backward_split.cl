@@ -20,7 +20,40 @@
 // GEMM's sum takes (n + 1) u of it, the small copies first so that their partial sums stay small
 // (n u 2^-6 more with two small copies), and G's residual r takes 256 u, f16's left-out G_lo B_lo 256 u
 // more: within (n + 1) u from n = 530 on. d_b the same over the rows. d_bias sums G itself in float32.
+//
+// bf16 without copies (wgmma_split_pairs, where n is a multiple of 8): G as a pair whose parts
+// are both nonzero and of G's sign wherever G is nonzero (split_pair), so that an Inf of A or B may meet
+// either part and give G's infinity, never 0 * Inf = NaN. G's parts go out once, [lo; hi] (m n apart);
+// the GEMMs read them and A and B in place, each operand's depth in two halves (DEPTH_HALVES, xgemm_mma_async.h):
+// d_a = [lo | hi] @ [B | B]^T, d_b = [A; A]^T @ [lo; hi], the lo products first as above. The residual
+// is at most 2^-15 |G| (512 u) or 2^-132 where G is below FLT_MIN (the model's underflow term): within
+// (n + 1) u from n = 520 on. Where A or B holds an Inf, that row or column of Z is not finite, so G there
+// is d_y (act' = 1), 0 or NaN: a nonzero G meeting an Inf is never below bf16's smallest subnormal.
 #include "activation.h"
+#if DEPTH_HALVES
+#if !ASYNC
+#error "xgemm_mma_halves: DEPTH_HALVES needs ASYNC=1"
+#endif
+#include "xgemm_mma.h"
+
+// C = op(A) @ op(B) over an even depth k in two halves, each operand's second half
+// a_half or b_half elements after its first: the slabs' loop (xgemm_mma_async.h) run over the first half,
+// then over the second adding to its sums, the same loop as xgemm_mma's. Worked into the loop instead
+// (the half and its slab from the slab's number, or counted along), the same sums took 10% longer:
+// 0.155 and 0.150 ms against xgemm_mma's 0.140 and 0.130 on the same inputs, with 4% more instructions
+// in the loop (bench/results/h100-2026-11-27h/pairs, calls 1-6). Global and local as xgemm_mma's.
+__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+void xgemm_mma_halves(int m, int n, int k, __global const real_t* a, int lda, int ta, long a_half, __global const real_t* b,
+                      int ldb, int tb, long b_half, __global real_t* c, int ldc) {
+  XGEMM_MMA_LOCALS
+  const int a_aligned = lda % 8 == 0 && a_half % 8 == 0, b_aligned = ldb % 8 == 0 && b_half % 8 == 0;
+  xgemm_mma_accumulate(m, n, k / 2, RAW(a), lda, ta, a_aligned, RAW(b), ldb, tb, b_aligned, as4, bs4, acc, emu, 0);
+  barrier(CLK_LOCAL_MEM_FENCE);  // every warp's last slab read before the second half's first copies
+  xgemm_mma_accumulate(m, n, k / 2, RAW(a) + a_half, lda, ta, a_aligned, RAW(b) + b_half, ldb, tb, b_aligned, as4, bs4, acc, emu, 1);
+#define PLAIN(v, row, col) (v)
+  STORE_FRAGMENTS(c, ldc, 0, m, n, PLAIN)
+}
+#else
 #include "xgemm_mma.cl"
 #include "columns.h"
 
@@ -148,3 +181,62 @@ __kernel void stack_parts(__global const real_t* restrict src, long rows, int co
     for (int q = 0; q < copies; ++q) dst[r * ld + c + q * second] = part_of(p, pattern_kind(pattern, copies, q));
   }
 }
+
+// x as the pair (lo, hi), x = hi + lo + r: hi is x toward zero in bf16, one ulp further where that is x
+// itself, and lo is x - hi rounded, so both are nonzero and of x's sign (|r| <= 2^-15 |x|); where x is
+// so small that hi or lo would be 0, that part is the smallest subnormal of x's sign (|r| <= 2^-132).
+// 0, Inf and NaN are both parts.
+inline ushort2 split_pair(float x) {
+  if (x == 0.0f || !isfinite(x)) {
+    const ushort h = float_to_bf16(x);
+    return (ushort2)(h, h);
+  }
+  const uint bits = as_uint(x);
+  const ushort sign = (ushort)(bits >> 16) & 0x8000;
+  ushort hi = (ushort)(bits >> 16);       // toward zero
+  if ((bits & 0xffff) == 0) hi -= 1;      // x itself: one ulp toward zero (the magnitude is nonzero)
+  if ((hi & 0x7fff) == 0) hi = sign | 1;  // below bf16's smallest subnormal
+  ushort lo = float_to_bf16(x - bf16_to_float(hi));
+  if ((lo & 0x7fff) == 0 || (lo & 0x8000) != sign) lo = sign | 1;
+  return (ushort2)(lo, hi);
+}
+
+// G = d_y * act'(Z + bias) over Z [rows][n] as its pairs into parts [2][rows][n] (lo, then hi), and
+// d_bias's partial column sums of the float32 G, CHUNK rows a work-item (columns.h's first pass). Two
+// columns a work-item, in 8- and 4-byte accesses where n is even. Global (roundup(cdiv(n, 2), 64),
+// cdiv(rows, CHUNK)).
+__kernel void grad_pre_pairs(__global const float* restrict z, __global const real_t* restrict d_y,
+                             __global const real_t* restrict bias, int act, int rows, int n, __global real_t* restrict parts_,
+                             __global float* restrict partial) {
+  __global ushort* const parts = (__global ushort*)parts_;
+  const long second = (long)rows * n;  // hi's offset
+  const int col = 2 * get_global_id(0), chunk = get_global_id(1);
+  if (col >= n) return;
+  const int two = col + 1 < n;
+  const float b0 = LD(bias, col), b1 = two ? LD(bias, col + 1) : 0.0f;
+  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);
+  float s0 = 0.0f, s1 = 0.0f;
+  for (long r = r0; r < r1; ++r) {
+    const long i = r * n + col;
+    if (n % 2 == 0) {  // col and col + 1, both in the row; every place below even
+      const float2 zz = *(__global const float2*)(z + i), dy = LD2(d_y + i);
+      const float g0 = dy.x * act_slope(act, zz.x + b0), g1 = dy.y * act_slope(act, zz.y + b1);
+      s0 += g0;
+      s1 += g1;
+      const ushort2 p0 = split_pair(g0), p1 = split_pair(g1);
+      *(__global ushort2*)(parts + i) = (ushort2)(p0.x, p1.x);
+      *(__global ushort2*)(parts + second + i) = (ushort2)(p0.y, p1.y);
+    } else {
+      for (int q = 0; q <= two; ++q) {
+        const float g = LD(d_y, i + q) * act_slope(act, z[i + q] + (q ? b1 : b0));
+        if (q) s1 += g; else s0 += g;
+        const ushort2 p = split_pair(g);
+        parts[i + q] = p.x;
+        parts[second + i + q] = p.y;
+      }
+    }
+  }
+  partial[(long)chunk * n + col] = s0;
+  if (two) partial[(long)chunk * n + col + 1] = s1;
+}
+#endif  // DEPTH_HALVES
