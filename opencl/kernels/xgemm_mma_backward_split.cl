@@ -93,6 +93,40 @@ inline int pattern_copies(int pattern) { return pattern >= 1000 ? 4 : pattern >=
 #endif
 #define G_COPIES (G_PARTS >= 100 ? 3 : 2)
 
+// The row loop of G's passes (grad_pre_split, grad_pre_pairs): G = d_y * act'(Z + bias) at column col
+// and, where there is one, col + 1, over rows chunk * CHUNK on (CHUNK of them), summed in float32 into
+// d_bias's partials (columns.h's first pass). PUT_TWO(r, i, g0, g1) writes both columns' G at place i
+// of row r where n is even (every place even: 4- and 8-byte accesses); PUT_ONE(r, i, c, g) one G at
+// place i, column c. Needs z, d_y, bias, act, rows, n and partial in scope.
+#define GRAD_PRE_ROWS(PUT_TWO, PUT_ONE)                                                         \
+  const int col = 2 * get_global_id(0), chunk = get_global_id(1);                              \
+  if (col >= n) return;                                                                         \
+  const int two = col + 1 < n;                                                                  \
+  const float b0 = LD(bias, col), b1 = two ? LD(bias, col + 1) : 0.0f;                         \
+  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);                       \
+  float s0 = 0.0f, s1 = 0.0f;                                                                   \
+  for (long r = r0; r < r1; ++r) {                                                              \
+    const long i = r * n + col;                                                                 \
+    if (n % 2 == 0) {                                                                           \
+      const float2 zz = *(__global const float2*)(z + i), dy = LD2(d_y + i);                   \
+      const float g0 = dy.x * act_slope(act, zz.x + b0), g1 = dy.y * act_slope(act, zz.y + b1); \
+      s0 += g0;                                                                                 \
+      s1 += g1;                                                                                 \
+      PUT_TWO(r, i, g0, g1)                                                                     \
+    } else {                                                                                    \
+      for (int q = 0; q <= two; ++q) {                                                          \
+        const float g = LD(d_y, i + q) * act_slope(act, z[i + q] + (q ? b1 : b0));             \
+        if (q)                                                                                  \
+          s1 += g;                                                                              \
+        else                                                                                    \
+          s0 += g;                                                                              \
+        PUT_ONE(r, i + q, col + q, g)                                                           \
+      }                                                                                         \
+    }                                                                                           \
+  }                                                                                             \
+  partial[(long)chunk * n + col] = s0;                                                          \
+  if (two) partial[(long)chunk * n + col + 1] = s1;
+
 // G = d_y * act'(Z + bias[col]) over Z [rows][n] as its parts (G_PARTS): into parts_a [rows][G_COPIES n],
 // each row's copies side by side (d_a's operand: G's columns are its depth), and parts_b [G_COPIES rows]
 // [n], the copies stacked (d_b's: G's rows are its depth); and d_bias's partial column sums of the
@@ -110,45 +144,25 @@ inline void put_parts(float g, long r, int c, int rows, int n, __global ushort* 
     parts_b[((long)q * rows + r) * n + c] = v;
   }
 }
+// Two neighbouring columns c, c + 1 of row r (c and n even), in 4-byte accesses.
+inline void put_parts_two(float g0, float g1, long r, int c, int rows, int n, __global ushort* parts_a, __global ushort* parts_b) {
+  const ushort3 p0 = split_parts(g0), p1 = split_parts(g1);
+#pragma unroll
+  for (int q = 0; q < G_COPIES; ++q) {
+    const int kind = pattern_kind(G_PARTS, G_COPIES, q);
+    const ushort2 v = (ushort2)(part_of(p0, kind), part_of(p1, kind));
+    *(__global ushort2*)(parts_a + G_COPIES * r * n + q * n + c) = v;
+    *(__global ushort2*)(parts_b + ((long)q * rows + r) * n + c) = v;
+  }
+}
+#define SPLIT_TWO(r, i, g0, g1) put_parts_two(g0, g1, r, col, rows, n, parts_a, parts_b);
+#define SPLIT_ONE(r, i, c, g) put_parts(g, r, c, rows, n, parts_a, parts_b);
 __kernel void grad_pre_split(__global const float* restrict z, __global const real_t* restrict d_y,
                              __global const real_t* restrict bias, int act, int rows, int n, __global real_t* restrict parts_a_,
                              __global real_t* restrict parts_b_, __global float* restrict partial) {
   __global ushort* const parts_a = (__global ushort*)parts_a_;
   __global ushort* const parts_b = (__global ushort*)parts_b_;
-  const int col = 2 * get_global_id(0), chunk = get_global_id(1);
-  if (col >= n) return;
-  const int two = col + 1 < n;
-  const float b0 = LD(bias, col), b1 = two ? LD(bias, col + 1) : 0.0f;
-  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);
-  float s0 = 0.0f, s1 = 0.0f;
-  for (long r = r0; r < r1; ++r) {
-    const long i = r * n + col;
-    if (n % 2 == 0) {  // col and col + 1, both in the row; every place below even
-      const float2 zz = *(__global const float2*)(z + i), dy = LD2(d_y + i);
-      const float g0 = dy.x * act_slope(act, zz.x + b0), g1 = dy.y * act_slope(act, zz.y + b1);
-      s0 += g0;
-      s1 += g1;
-      const ushort3 p0 = split_parts(g0), p1 = split_parts(g1);
-#pragma unroll
-      for (int q = 0; q < G_COPIES; ++q) {
-        const int kind = pattern_kind(G_PARTS, G_COPIES, q);
-        const ushort2 v = (ushort2)(part_of(p0, kind), part_of(p1, kind));
-        *(__global ushort2*)(parts_a + G_COPIES * r * n + q * n + col) = v;
-        *(__global ushort2*)(parts_b + (long)q * rows * n + i) = v;
-      }
-    } else {
-      const float g0 = LD(d_y, i) * act_slope(act, z[i] + b0);
-      s0 += g0;
-      put_parts(g0, r, col, rows, n, parts_a, parts_b);
-      if (two) {
-        const float g1 = LD(d_y, i + 1) * act_slope(act, z[i + 1] + b1);
-        s1 += g1;
-        put_parts(g1, r, col + 1, rows, n, parts_a, parts_b);
-      }
-    }
-  }
-  partial[(long)chunk * n + col] = s0;
-  if (two) partial[(long)chunk * n + col + 1] = s1;
+  GRAD_PRE_ROWS(SPLIT_TWO, SPLIT_ONE)
 }
 
 // An operand as copies of its parts along the GEMM's depth, their kinds the digits of `pattern`:
@@ -205,38 +219,23 @@ inline ushort2 split_pair(float x) {
 // d_bias's partial column sums of the float32 G, CHUNK rows a work-item (columns.h's first pass). Two
 // columns a work-item, in 8- and 4-byte accesses where n is even. Global (roundup(cdiv(n, 2), 64),
 // cdiv(rows, CHUNK)).
+#define PAIRS_TWO(r, i, g0, g1)                                      \
+  {                                                                  \
+    const ushort2 p0 = split_pair(g0), p1 = split_pair(g1);          \
+    *(__global ushort2*)(parts + (i)) = (ushort2)(p0.x, p1.x);          \
+    *(__global ushort2*)(parts + second + (i)) = (ushort2)(p0.y, p1.y); \
+  }
+#define PAIRS_ONE(r, i, c, g)         \
+  {                                   \
+    const ushort2 p = split_pair(g);  \
+    parts[i] = p.x;                   \
+    parts[second + (i)] = p.y;        \
+  }
 __kernel void grad_pre_pairs(__global const float* restrict z, __global const real_t* restrict d_y,
                              __global const real_t* restrict bias, int act, int rows, int n, __global real_t* restrict parts_,
                              __global float* restrict partial) {
   __global ushort* const parts = (__global ushort*)parts_;
   const long second = (long)rows * n;  // hi's offset
-  const int col = 2 * get_global_id(0), chunk = get_global_id(1);
-  if (col >= n) return;
-  const int two = col + 1 < n;
-  const float b0 = LD(bias, col), b1 = two ? LD(bias, col + 1) : 0.0f;
-  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);
-  float s0 = 0.0f, s1 = 0.0f;
-  for (long r = r0; r < r1; ++r) {
-    const long i = r * n + col;
-    if (n % 2 == 0) {  // col and col + 1, both in the row; every place below even
-      const float2 zz = *(__global const float2*)(z + i), dy = LD2(d_y + i);
-      const float g0 = dy.x * act_slope(act, zz.x + b0), g1 = dy.y * act_slope(act, zz.y + b1);
-      s0 += g0;
-      s1 += g1;
-      const ushort2 p0 = split_pair(g0), p1 = split_pair(g1);
-      *(__global ushort2*)(parts + i) = (ushort2)(p0.x, p1.x);
-      *(__global ushort2*)(parts + second + i) = (ushort2)(p0.y, p1.y);
-    } else {
-      for (int q = 0; q <= two; ++q) {
-        const float g = LD(d_y, i + q) * act_slope(act, z[i + q] + (q ? b1 : b0));
-        if (q) s1 += g; else s0 += g;
-        const ushort2 p = split_pair(g);
-        parts[i + q] = p.x;
-        parts[second + i + q] = p.y;
-      }
-    }
-  }
-  partial[(long)chunk * n + col] = s0;
-  if (two) partial[(long)chunk * n + col + 1] = s1;
+  GRAD_PRE_ROWS(PAIRS_TWO, PAIRS_ONE)
 }
 #endif  // DEPTH_HALVES
