@@ -23,7 +23,8 @@
 //
 // bf16 without copies (wgmma_split_pairs, where n is a multiple of 8): G as a pair whose parts
 // are both nonzero and of G's sign wherever G is nonzero (split_pair), so that an Inf of A or B may meet
-// either part and give G's infinity, never 0 * Inf = NaN. G's parts go out once, [lo; hi] (m n apart);
+// either part and give G's infinity, never 0 * Inf = NaN. G's parts go out once, [lo; hi] (m n apart),
+// from Z's GEMM itself (xgemm_mma_grad_pairs: Z never goes to memory);
 // the GEMMs read them and A and B in place, each operand's depth in two halves (DEPTH_HALVES, xgemm_mma_async.h):
 // d_a = [lo | hi] @ [B | B]^T, d_b = [A; A]^T @ [lo; hi], the lo products first as above. The residual
 // is at most 2^-15 |G| (512 u) or 2^-132 where G is below FLT_MIN (the model's underflow term): within
@@ -93,39 +94,6 @@ inline int pattern_copies(int pattern) { return pattern >= 1000 ? 4 : pattern >=
 #endif
 #define G_COPIES (G_PARTS >= 100 ? 3 : 2)
 
-// The row loop of G's passes (grad_pre_split, grad_pre_pairs): G = d_y * act'(Z + bias) at column col
-// and, where there is one, col + 1, over rows chunk * CHUNK on (CHUNK of them), summed in float32 into
-// d_bias's partials (columns.h's first pass). PUT_TWO(r, i, g0, g1) writes both columns' G at place i
-// of row r where n is even (every place even: 4- and 8-byte accesses); PUT_ONE(r, i, c, g) one G at
-// place i, column c. Needs z, d_y, bias, act, rows, n and partial in scope.
-#define GRAD_PRE_ROWS(PUT_TWO, PUT_ONE)                                                         \
-  const int col = 2 * get_global_id(0), chunk = get_global_id(1);                              \
-  if (col >= n) return;                                                                         \
-  const int two = col + 1 < n;                                                                  \
-  const float b0 = LD(bias, col), b1 = two ? LD(bias, col + 1) : 0.0f;                         \
-  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);                       \
-  float s0 = 0.0f, s1 = 0.0f;                                                                   \
-  for (long r = r0; r < r1; ++r) {                                                              \
-    const long i = r * n + col;                                                                 \
-    if (n % 2 == 0) {                                                                           \
-      const float2 zz = *(__global const float2*)(z + i), dy = LD2(d_y + i);                   \
-      const float g0 = dy.x * act_slope(act, zz.x + b0), g1 = dy.y * act_slope(act, zz.y + b1); \
-      s0 += g0;                                                                                 \
-      s1 += g1;                                                                                 \
-      PUT_TWO(r, i, g0, g1)                                                                     \
-    } else {                                                                                    \
-      for (int q = 0; q <= two; ++q) {                                                          \
-        const float g = LD(d_y, i + q) * act_slope(act, z[i + q] + (q ? b1 : b0));             \
-        if (q)                                                                                  \
-          s1 += g;                                                                              \
-        else                                                                                    \
-          s0 += g;                                                                              \
-        PUT_ONE(r, i + q, col + q, g)                                                           \
-      }                                                                                         \
-    }                                                                                           \
-  }                                                                                             \
-  partial[(long)chunk * n + col] = s0;                                                          \
-  if (two) partial[(long)chunk * n + col + 1] = s1;
 
 // G = d_y * act'(Z + bias[col]) over Z [rows][n] as its parts (G_PARTS): into parts_a [rows][G_COPIES n],
 // each row's copies side by side (d_a's operand: G's columns are its depth), and parts_b [G_COPIES rows]
@@ -155,14 +123,38 @@ inline void put_parts_two(float g0, float g1, long r, int c, int rows, int n, __
     *(__global ushort2*)(parts_b + ((long)q * rows + r) * n + c) = v;
   }
 }
-#define SPLIT_TWO(r, i, g0, g1) put_parts_two(g0, g1, r, col, rows, n, parts_a, parts_b);
-#define SPLIT_ONE(r, i, c, g) put_parts(g, r, c, rows, n, parts_a, parts_b);
 __kernel void grad_pre_split(__global const float* restrict z, __global const real_t* restrict d_y,
                              __global const real_t* restrict bias, int act, int rows, int n, __global real_t* restrict parts_a_,
                              __global real_t* restrict parts_b_, __global float* restrict partial) {
   __global ushort* const parts_a = (__global ushort*)parts_a_;
   __global ushort* const parts_b = (__global ushort*)parts_b_;
-  GRAD_PRE_ROWS(SPLIT_TWO, SPLIT_ONE)
+  const int col = 2 * get_global_id(0), chunk = get_global_id(1);
+  if (col >= n) return;
+  const int two = col + 1 < n;
+  const float b0 = LD(bias, col), b1 = two ? LD(bias, col + 1) : 0.0f;
+  const long r0 = (long)chunk * CHUNK, r1 = min(r0 + CHUNK, (long)rows);
+  float s0 = 0.0f, s1 = 0.0f;
+  for (long r = r0; r < r1; ++r) {
+    const long i = r * n + col;
+    if (n % 2 == 0) {
+      const float2 zz = *(__global const float2*)(z + i), dy = LD2(d_y + i);
+      const float g0 = dy.x * act_slope(act, zz.x + b0), g1 = dy.y * act_slope(act, zz.y + b1);
+      s0 += g0;
+      s1 += g1;
+      put_parts_two(g0, g1, r, col, rows, n, parts_a, parts_b);
+    } else {
+      for (int q = 0; q <= two; ++q) {
+        const float g = LD(d_y, i + q) * act_slope(act, z[i + q] + (q ? b1 : b0));
+        if (q)
+          s1 += g;
+        else
+          s0 += g;
+        put_parts(g, r, col + q, rows, n, parts_a, parts_b);
+      }
+    }
+  }
+  partial[(long)chunk * n + col] = s0;
+  if (two) partial[(long)chunk * n + col + 1] = s1;
 }
 
 // An operand as copies of its parts along the GEMM's depth, their kinds the digits of `pattern`:
@@ -215,27 +207,98 @@ inline ushort2 split_pair(float x) {
   return (ushort2)(lo, hi);
 }
 
-// G = d_y * act'(Z + bias) over Z [rows][n] as its pairs into parts [2][rows][n] (lo, then hi), and
-// d_bias's partial column sums of the float32 G, CHUNK rows a work-item (columns.h's first pass). Two
-// columns a work-item, in 8- and 4-byte accesses where n is even. Global (roundup(cdiv(n, 2), 64),
-// cdiv(rows, CHUNK)).
-#define PAIRS_TWO(r, i, g0, g1)                                      \
-  {                                                                  \
-    const ushort2 p0 = split_pair(g0), p1 = split_pair(g1);          \
-    *(__global ushort2*)(parts + (i)) = (ushort2)(p0.x, p1.x);          \
-    *(__global ushort2*)(parts + second + (i)) = (ushort2)(p0.y, p1.y); \
+
+// The pairs' Z and G in one step: Z = A @ B [m][n] on the GEMM core, and after it G = d_y * act'(Z +
+// bias) as its pairs into parts [2][m][n] (lo, then hi) and d_bias's partial column sums of the float32
+// G, one row of partials a work-group's MWG rows (partial [cdiv(m, MWG)][n]; columns.h's second pass adds
+// them up). Z never goes to memory: its float32 write and read are gone. n a multiple of 8 (the plan's
+// condition): G's rows in whole 16-byte chunks. Global and local as xgemm_mma's.
+//
+// The tile goes through local memory (the slabs' room) a round of GP_WARPS warps' rows at a time, and
+// out row-major: a work-item takes 8 columns (one 16-byte load of d_y, one store of each part) of every
+// GP_STEP-th row. G computed in the accumulators' own layout instead (4-byte accesses, the slope inlined
+// 128 times) took 0.50 ms at 4096 x 1024 x 4096 against 0.097 + 0.108 for the two steps it joins; this
+// form 0.177; with each round's d_y loaded for all of a work-item's rows at once (the loop unrolled, the
+// slope inlined 40 times) 0.319 (bench/results/h100-2026-11-28a/fused, calls 1-3: the epilogue's code size
+// slows the GEMM's loop, as activation.h says of the forward's). d_bias's partials: each work-item sums its rows, then
+// the work-items of a column in order of their first row (a fixed order: the same bits every run).
+#if NWARPS != 1
+#error "xgemm_mma_grad_pairs: one warp across the tile (NWARPS=1)"
+#endif
+#define GP_LD (NWG + 4)                                                    // the staged rows' stride in floats (4: a warp's 8 rows of pairs over all banks)
+#define GP_ROOM (SLABS_IN_LOCAL * (MWG + NWG) * KWG * 2)                   // bytes
+#define GP_WARPS_FIT (GP_ROOM / ((MWG / MWARPS) * GP_LD * 4))              // warps' rows a round
+#define GP_WARPS (GP_WARPS_FIT < MWARPS ? GP_WARPS_FIT : MWARPS)
+#define GP_CPR (NWG / 8)                                                   // 8-column chunks a row
+#define GP_STEP (WGS / GP_CPR)                                             // rows a pass of the work-group
+#if GP_WARPS < 1 || GP_STEP < 1 || GP_STEP * NWG * 4 > GP_ROOM
+#error "xgemm_mma_grad_pairs: a warp's rows of the tile, or the column sums, do not fit the slabs' room"
+#endif
+__kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
+void xgemm_mma_grad_pairs(int m, int n, int k, __global const real_t* a, __global const real_t* b, __global const real_t* d_y_,
+                          __global const real_t* bias, int act, __global real_t* parts_, __global float* partial) {
+  XGEMM_MMA_LOCALS
+  xgemm_mma_accumulate(m, n, k, RAW(a), k, 0, k % 8 == 0, RAW(b), n, 0, n % 8 == 0, as4, bs4, acc, emu);
+  __global const ushort* const d_y = (__global const ushort*)d_y_;
+  __global ushort* const lo = (__global ushort*)parts_, *const hi = lo + (long)m * n;
+  __local float* const tile = (__local float*)as4;
+  const int lid = get_local_id(0), lane = lid % 32, warp = lid / 32, gi = lane / 4, t = lane % 4;
+  const int m0 = get_group_id(1) * MWG, n0 = get_group_id(0) * NWG;
+  const int rpw = MWG / MWARPS;  // a warp's rows
+  const int cc = lid % GP_CPR * 8, col = n0 + cc, active = lid < GP_STEP * GP_CPR && col < n;
+  float bias8[8], sum8[8];
+  for (int q = 0; q < 8; ++q) {
+    bias8[q] = col < n ? LD(bias, col + q) : 0.0f;
+    sum8[q] = 0.0f;
   }
-#define PAIRS_ONE(r, i, c, g)         \
-  {                                   \
-    const ushort2 p = split_pair(g);  \
-    parts[i] = p.x;                   \
-    parts[second + (i)] = p.y;        \
+  for (int round = 0; round * GP_WARPS < MWARPS; ++round) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // the slabs' last readers (round 0), the last round's rows read
+    if (warp / GP_WARPS == round) {
+      const int tr0 = (warp - round * GP_WARPS) * rpw + gi;
+#pragma unroll
+      for (int i = 0; i < MFR; ++i)
+#pragma unroll
+        for (int j = 0; j < NFR; ++j)
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+            *(__local float2*)(tile + (tr0 + 16 * i + 8 * h) * GP_LD + 8 * j + 2 * t) =
+                (float2)(acc[4 * (i * NFR + j) + 2 * h], acc[4 * (i * NFR + j) + 2 * h + 1]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int first = round * GP_WARPS * rpw, rows = min(GP_WARPS, MWARPS - round * GP_WARPS) * rpw;
+#pragma unroll 1
+    for (int r = lid / GP_CPR; active && r < rows; r += GP_STEP) {
+      const int row = m0 + first + r;
+      if (row >= m) break;
+      const long at = (long)row * n + col;
+      __local const float* const z = tile + r * GP_LD + cc;
+      const uint4 dy = *(__global const uint4*)(d_y + at);
+      const uint w[4] = {dy.x, dy.y, dy.z, dy.w};
+      float g[8];
+#pragma unroll
+      for (int q = 0; q < 8; ++q)
+        g[q] = bf16_to_float((ushort)(w[q / 2] >> (16 * (q % 2)))) * EPILOGUE_ACT_SLOPE(act, z[q] + bias8[q]);
+      uint lw[4], hw[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const ushort2 p0 = split_pair(g[2 * q]), p1 = split_pair(g[2 * q + 1]);
+        lw[q] = (uint)p0.x | (uint)p1.x << 16;
+        hw[q] = (uint)p0.y | (uint)p1.y << 16;
+      }
+      *(__global uint4*)(lo + at) = (uint4)(lw[0], lw[1], lw[2], lw[3]);
+      *(__global uint4*)(hi + at) = (uint4)(hw[0], hw[1], hw[2], hw[3]);
+#pragma unroll
+      for (int q = 0; q < 8; ++q) sum8[q] += g[q];
+    }
   }
-__kernel void grad_pre_pairs(__global const float* restrict z, __global const real_t* restrict d_y,
-                             __global const real_t* restrict bias, int act, int rows, int n, __global real_t* restrict parts_,
-                             __global float* restrict partial) {
-  __global ushort* const parts = (__global ushort*)parts_;
-  const long second = (long)rows * n;  // hi's offset
-  GRAD_PRE_ROWS(PAIRS_TWO, PAIRS_ONE)
+  barrier(CLK_LOCAL_MEM_FENCE);  // the last round's rows read
+  if (active)
+    for (int q = 0; q < 8; ++q) tile[lid / GP_CPR * NWG + cc + q] = sum8[q];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int c = lid; c < NWG && n0 + c < n; c += WGS) {
+    float s = 0.0f;
+    for (int p = 0; p < GP_STEP; ++p) s += tile[p * NWG + c];
+    partial[(long)get_group_id(1) * n + n0 + c] = s;
+  }
 }
 #endif  // DEPTH_HALVES
