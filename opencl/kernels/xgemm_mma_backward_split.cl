@@ -94,7 +94,6 @@ inline int pattern_copies(int pattern) { return pattern >= 1000 ? 4 : pattern >=
 #endif
 #define G_COPIES (G_PARTS >= 100 ? 3 : 2)
 
-
 // G = d_y * act'(Z + bias[col]) over Z [rows][n] as its parts (G_PARTS): into parts_a [rows][G_COPIES n],
 // each row's copies side by side (d_a's operand: G's columns are its depth), and parts_b [G_COPIES rows]
 // [n], the copies stacked (d_b's: G's rows are its depth); and d_bias's partial column sums of the
@@ -207,7 +206,6 @@ inline ushort2 split_pair(float x) {
   return (ushort2)(lo, hi);
 }
 
-
 // The pairs' Z and G in one step: Z = A @ B [m][n] on the GEMM core, and after it G = d_y * act'(Z +
 // bias) as its pairs into parts [2][m][n] (lo, then hi) and d_bias's partial column sums of the float32
 // G, one row of partials a work-group's MWG rows (partial [cdiv(m, MWG)][n]; columns.h's second pass adds
@@ -219,9 +217,10 @@ inline ushort2 split_pair(float x) {
 // GP_STEP-th row. G computed in the accumulators' own layout instead (4-byte accesses, the slope inlined
 // 128 times) took 0.50 ms at 4096 x 1024 x 4096 against 0.097 + 0.108 for the two steps it joins; this
 // form 0.177; with each round's d_y loaded for all of a work-item's rows at once (the loop unrolled, the
-// slope inlined 40 times) 0.319 (bench/results/h100-2026-11-28a/fused, calls 1-3: the epilogue's code size
-// slows the GEMM's loop, as activation.h says of the forward's). d_bias's partials: each work-item sums its rows, then
-// the work-items of a column in order of their first row (a fixed order: the same bits every run).
+// slope inlined 40 times) 0.319 (bench/results/h100-2026-11-28a/fused, calls 1-3; not profiled: the
+// likely cause is the one activation.h measured, an inlined epilogue slowing the GEMM's loop). d_bias's partials: each
+// work-item sums its rows, then the work-items of a column in order of their first row (a fixed order:
+// the same bits every run). bf16 only, as split_pair: d_y is read as bf16.
 #if NWARPS != 1
 #error "xgemm_mma_grad_pairs: one warp across the tile (NWARPS=1)"
 #endif
