@@ -233,6 +233,35 @@ inline ushort2 split_pair(float x) {
 #if GP_WARPS < 1 || GP_STEP < 1 || GP_STEP * NWG * 4 > GP_ROOM
 #error "xgemm_mma_grad_pairs: a warp's rows of the tile, or the column sums, do not fit the slabs' room"
 #endif
+// A round's rows of the staged tile (its columns from z on): G = d_y * act'(Z + bias) of a work-item's 8
+// columns in rows r_first, r_first + GP_STEP, .. below rows (row_first + r of the matrix), its pairs
+// stored, G added to sum8. kind: a constant in each of ACT_CONSTANT's copies (activation.h).
+inline void gp_rows(const int kind, __local const float* z, int rows, int r_first, int row_first, int m, int n, int col,
+                    __global const ushort* d_y, __global ushort* lo, __global ushort* hi, const float bias8[8], float sum8[8]) {
+#pragma unroll 1
+  for (int r = r_first; r < rows; r += GP_STEP) {
+    const int row = row_first + r;
+    if (row >= m) break;
+    const long at = (long)row * n + col;
+    const uint4 dy = *(__global const uint4*)(d_y + at);
+    const uint w[4] = {dy.x, dy.y, dy.z, dy.w};
+    float g[8];
+#pragma unroll
+    for (int q = 0; q < 8; ++q)
+      g[q] = bf16_to_float((ushort)(w[q / 2] >> (16 * (q % 2)))) * EPILOGUE_ACT_SLOPE(kind, z[r * GP_LD + q] + bias8[q]);
+    uint lw[4], hw[4];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const ushort2 p0 = split_pair(g[2 * q]), p1 = split_pair(g[2 * q + 1]);
+      lw[q] = (uint)p0.x | (uint)p1.x << 16;
+      hw[q] = (uint)p0.y | (uint)p1.y << 16;
+    }
+    *(__global uint4*)(lo + at) = (uint4)(lw[0], lw[1], lw[2], lw[3]);
+    *(__global uint4*)(hi + at) = (uint4)(hw[0], hw[1], hw[2], hw[3]);
+#pragma unroll
+    for (int q = 0; q < 8; ++q) sum8[q] += g[q];
+  }
+}
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
 void xgemm_mma_grad_pairs(int m, int n, int k, __global const real_t* a, __global const real_t* b, __global const real_t* d_y_,
                           __global const real_t* bias, int act, __global real_t* parts_, __global float* partial) {
@@ -265,30 +294,7 @@ void xgemm_mma_grad_pairs(int m, int n, int k, __global const real_t* a, __globa
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int first = round * GP_WARPS * rpw, rows = min(GP_WARPS, MWARPS - round * GP_WARPS) * rpw;
-#pragma unroll 1
-    for (int r = lid / GP_CPR; active && r < rows; r += GP_STEP) {
-      const int row = m0 + first + r;
-      if (row >= m) break;
-      const long at = (long)row * n + col;
-      __local const float* const z = tile + r * GP_LD + cc;
-      const uint4 dy = *(__global const uint4*)(d_y + at);
-      const uint w[4] = {dy.x, dy.y, dy.z, dy.w};
-      float g[8];
-#pragma unroll
-      for (int q = 0; q < 8; ++q)
-        g[q] = bf16_to_float((ushort)(w[q / 2] >> (16 * (q % 2)))) * EPILOGUE_ACT_SLOPE(act, z[q] + bias8[q]);
-      uint lw[4], hw[4];
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const ushort2 p0 = split_pair(g[2 * q]), p1 = split_pair(g[2 * q + 1]);
-        lw[q] = (uint)p0.x | (uint)p1.x << 16;
-        hw[q] = (uint)p0.y | (uint)p1.y << 16;
-      }
-      *(__global uint4*)(lo + at) = (uint4)(lw[0], lw[1], lw[2], lw[3]);
-      *(__global uint4*)(hi + at) = (uint4)(hw[0], hw[1], hw[2], hw[3]);
-#pragma unroll
-      for (int q = 0; q < 8; ++q) sum8[q] += g[q];
-    }
+    if (active) ACT_CONSTANT(act, gp_rows(ACT_KIND, tile + cc, rows, lid / GP_CPR, m0 + first, m, n, col, d_y, lo, hi, bias8, sum8);)
   }
   barrier(CLK_LOCAL_MEM_FENCE);  // the last round's rows read
   if (active)

@@ -60,3 +60,4 @@ elif form == "unroll2":
 else:
     raise SystemExit("form: ahead1, ahead2, twice or unroll2")
 open(p, "w").write(t.replace(old, new))
+# (applies to the kernel as of 6defdc5: call 6's landed form moved the row loop into gp_rows)
