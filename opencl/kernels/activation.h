@@ -81,38 +81,14 @@ __attribute__((noinline)) float act_slope_call(int kind, float x) { return act_s
 // variable, xgemm_mma_grad_pairs's epilogue took each of a work-item's 8 columns through the switch's
 // branches, one column after the other: 0.090 ms of the step's 0.179 (its epilogue run twice: 0.2685;
 // bench/results/h100-2026-11-28b/tile, calls 4-5).
-#define ACT_CONSTANT(act, ...)                  \
-  switch (act) {                                \
-    case 0: {                                   \
-      const int ACT_KIND = 0;                   \
-      __VA_ARGS__                               \
-    } break;                                    \
-    case 1: {                                   \
-      const int ACT_KIND = 1;                   \
-      __VA_ARGS__                               \
-    } break;                                    \
-    case 2: {                                   \
-      const int ACT_KIND = 2;                   \
-      __VA_ARGS__                               \
-    } break;                                    \
-    case 3: {                                   \
-      const int ACT_KIND = 3;                   \
-      __VA_ARGS__                               \
-    } break;                                    \
-    case 4: {                                   \
-      const int ACT_KIND = 4;                   \
-      __VA_ARGS__                               \
-    } break;                                    \
-    case 5: {                                   \
-      const int ACT_KIND = 5;                   \
-      __VA_ARGS__                               \
-    } break;                                    \
-    case 6: {                                   \
-      const int ACT_KIND = 6;                   \
-      __VA_ARGS__                               \
-    } break;                                    \
-    default: {                                  \
-      const int ACT_KIND = (act);               \
-      __VA_ARGS__                               \
-    } break;                                    \
+#define ACT_CONSTANT(act, ...)                                      \
+  switch (act) {                                                    \
+    case 0: { const int ACT_KIND = 0; __VA_ARGS__ } break;          \
+    case 1: { const int ACT_KIND = 1; __VA_ARGS__ } break;          \
+    case 2: { const int ACT_KIND = 2; __VA_ARGS__ } break;          \
+    case 3: { const int ACT_KIND = 3; __VA_ARGS__ } break;          \
+    case 4: { const int ACT_KIND = 4; __VA_ARGS__ } break;          \
+    case 5: { const int ACT_KIND = 5; __VA_ARGS__ } break;          \
+    case 6: { const int ACT_KIND = 6; __VA_ARGS__ } break;          \
+    default: { const int ACT_KIND = (act); __VA_ARGS__ } break;     \
   }

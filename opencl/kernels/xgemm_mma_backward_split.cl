@@ -219,9 +219,9 @@ inline ushort2 split_pair(float x) {
 // form 0.177; with each round's d_y loaded for all of a work-item's rows at once (the loop unrolled, the
 // slope inlined 40 times) 0.319 (bench/results/h100-2026-11-28a/fused, calls 1-3). The slope with the
 // activation's code a variable went through act_slope's switch a column at a time (the SASS): with the
-// code a constant (ACT_CONSTANT) the step takes 0.164 (bench/results/h100-2026-11-28b/tile). d_bias's partials: each
-// work-item sums its rows, then the work-items of a column in order of their first row (a fixed order:
-// the same bits every run). bf16 only, as split_pair: d_y is read as bf16.
+// code a constant (ACT_CONSTANT) the step takes 0.164 (bench/results/h100-2026-11-28b/tile).
+// d_bias's partials: each work-item sums its rows, then the work-items of a column in order of their
+// first row (a fixed order: the same bits every run). bf16 only, as split_pair: d_y is read as bf16.
 #if NWARPS != 1
 #error "xgemm_mma_grad_pairs: one warp across the tile (NWARPS=1)"
 #endif

@@ -23,18 +23,19 @@ def loop_of(name, head, tail):
     return t[a:t.index(tail, a) + len(tail)]
 
 
+def row_loop_in_act_constant(name, loop_head):
+    """The row loop from loop_head to the line before `partial[` inside ACT_CONSTANT, act_slope on ACT_KIND."""
+    old = loop_of(name, loop_head, "\n  }\n  partial[")
+    body = old[: -len("\n  partial[")]
+    edit(name, old, "  ACT_CONSTANT(act,\n" + body.replace("act_slope(act,", "act_slope(ACT_KIND,") + ")\n  partial[")
+
+
 if form == "pre_split":
-    f = "xgemm_mma_backward_split.cl"
-    old = loop_of(f, "  for (long r = r0; r < r1; ++r) {\n    const long i = r * n + col;\n    if (n % 2 == 0) {", "\n  }\n  partial[")
-    body = old[: -len("\n  partial[")]
-    new = "  ACT_CONSTANT(act,\n" + body.replace("act_slope(act,", "act_slope(ACT_KIND,") + ")\n  partial["
-    edit(f, old, new)
+    row_loop_in_act_constant("xgemm_mma_backward_split.cl",
+                             "  for (long r = r0; r < r1; ++r) {\n    const long i = r * n + col;\n    if (n % 2 == 0) {")
 elif form == "pre_f32":
-    f = "xgemm_backward.cl"
-    old = loop_of(f, "  for (long r = r0; r < r1; ++r) {\n    const long i = r * n + col;\n    const float v = LD(d_y, i) * act_slope(act, g[i] + b);", "\n  }\n  partial[")
-    body = old[: -len("\n  partial[")]
-    new = "  ACT_CONSTANT(act,\n" + body.replace("act_slope(act,", "act_slope(ACT_KIND,") + ")\n  partial["
-    edit(f, old, new)
+    row_loop_in_act_constant("xgemm_backward.cl",
+                             "  for (long r = r0; r < r1; ++r) {\n    const long i = r * n + col;\n    const float v = LD(d_y, i) * act_slope(act, g[i] + b);")
 elif form == "fwd_f32":
     edit("xgemm_bias_act.cl", "#define BIAS_ACT(v, row, col) EPILOGUE_ACT_VALUE(act, (v) + LD(bias, col))",
          "#define BIAS_ACT(v, row, col) EPILOGUE_ACT_VALUE(ACT_KIND, (v) + LD(bias, col))")
