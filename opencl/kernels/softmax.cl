@@ -123,6 +123,19 @@ float2 combine_max_sum(float2 a, float2 b) {  // (m, s) pairs: the larger maximu
   const float m = fmax(a.x, b.x);
   return (float2)(m, (a.y == 0.0f ? 0.0f : a.y * exp(a.x - m)) + (b.y == 0.0f ? 0.0f : b.y * exp(b.x - m)));
 }
+// The work-group's (m, s) pairs combined in a tree through part (ROW_WG float2): the row's maximum and
+// sum into *mx and *sum for every work-item.
+void group_max_sum(__local float2* part, float m, float s, float* mx, float* sum) {
+  const int lid = get_local_id(0);
+  part[lid] = (float2)(m, s);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = ROW_WG / 2; k > 0; k >>= 1) {
+    if (lid < k) part[lid] = combine_max_sum(part[lid], part[lid + k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *mx = part[0].x;
+  *sum = part[0].y;
+}
 void row_max_sum_online(__global const real_t* x, int n, __local float2* part, float* mx, float* sum) {
   const int lid = get_local_id(0);
   float m = -INFINITY, s = 0.0f;
@@ -135,14 +148,7 @@ void row_max_sum_online(__global const real_t* x, int n, __local float2* part, f
       s += exp(v - m);  // NaN: s turns NaN; v == m == +Inf: exp(NaN)
     }
   }
-  part[lid] = (float2)(m, s);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int k = ROW_WG / 2; k > 0; k >>= 1) {
-    if (lid < k) part[lid] = combine_max_sum(part[lid], part[lid + k]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  *mx = part[0].x;
-  *sum = part[0].y;
+  group_max_sum(part, m, s, mx, sum);
 }
 
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))

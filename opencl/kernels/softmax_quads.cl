@@ -72,14 +72,7 @@ void row_stats_quads(__global const real_t* row, int n, __local float2* part, fl
     s += t.x + t.y;
   }
   stream_stats(body, lid, quads, &m, &s);
-  part[lid] = (float2)(m, s);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int k = ROW_WG / 2; k > 0; k >>= 1) {
-    if (lid < k) part[lid] = combine_max_sum(part[lid], part[lid + k]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  *mx = part[0].x;
-  *sum = part[0].y;
+  group_max_sum(part, m, s, mx, sum);
   barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read part[0] before part is used again
 }
 
@@ -180,14 +173,7 @@ void resident_stats(__global const real_t* row, int n, float4* v, float2* edge, 
     s += (t.x + t.y) + (t.z + t.w);
   }
   stream_stats(body, lid + ROW_QUADS * ROW_WG, quads, &m, &s);  // the quads past the registers, if any
-  part[lid] = (float2)(m, s);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int k = ROW_WG / 2; k > 0; k >>= 1) {
-    if (lid < k) part[lid] = combine_max_sum(part[lid], part[lid + k]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  *mx = part[0].x;
-  *sum = part[0].y;
+  group_max_sum(part, m, s, mx, sum);
 }
 
 // A quad of outputs at out_row + j: one store where out's row is aligned as x's, else value by value.
@@ -202,7 +188,9 @@ void resident_stats(__global const real_t* row, int n, float4* v, float2* edge, 
   } while (0)
 
 // out = F(value, index) from the registers: quads as float4 stores where out's row is aligned as x's
-// (else value by value), and the edge values one by one.
+// (else value by value), and the edge values one by one. RESIDENT_QUAD(v, u) is quad u of the work-item's
+// held values as a float4: v[u] from registers (softmax_held.cl redefines it: from local memory).
+#define RESIDENT_QUAD(v, u) (v)[u]
 #define STORE_RESIDENT(x_row, out_row, n, v, edge, F4, F1)                                             \
   do {                                                                                                 \
     const int lid_ = get_local_id(0), head_ = head_of(x_row, n);                                       \
@@ -213,7 +201,7 @@ void resident_stats(__global const real_t* row, int n, float4* v, float2* edge, 
     _Pragma("unroll") for (int u = 0; u < ROW_QUADS; ++u) {                                            \
       const int j = head_ + 4 * (lid_ + u * ROW_WG);                                                   \
       if (lid_ + u * ROW_WG < quads_) {                                                                \
-        const float4 o_ = F4(v[u], j);                                                                 \
+        const float4 o_ = F4(RESIDENT_QUAD(v, u), j);                                                  \
         ST_QUAD(out_row, j, o_, aligned_);                                                             \
       }                                                                                                \
     }                                                                                                  \

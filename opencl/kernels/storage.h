@@ -7,6 +7,9 @@
 //   LD4(p)         four consecutive elements from p as a float4 (p aligned to four elements)
 //   ST4(p, v)      stores the float4 v at p (p aligned to four elements)
 //   LD2(p), ST2(p, v)  the same for two elements (p aligned to two elements)
+//   raw4_t, LD4_RAW(p), RAW4_FLOAT(r)  four consecutive elements as stored (float4, or a ushort4 of
+//                  16-bit words) from p aligned to four elements, and a raw quad's values as a float4:
+//                  values held on chip at their stored size (softmax_held.cl)
 //   pair_bits(v)   (f16 and bf16) the float2 v rounded, as the 32-bit word the two elements make in
 //                  memory (the first in the low half): ST2 stores it, xgemm_mma.h stages tiles in it
 // f16 goes through vload_half/vstore_half_rte, which OpenCL 1.2 has on every device (cl_khr_fp16 is
@@ -45,6 +48,10 @@ inline void st4_half(__global half* p, float4 v) {
 #define ST4(p, v) st4_half((p), (v))
 #define LD2(p) vloada_half2(0, (p))  // one 4-byte access
 #define ST2(p, v) (*(__global uint*)(p) = pair_bits(v))
+#define raw4_t ushort4
+#define LD4_RAW(p) (*(__global const ushort4*)(p))
+inline float4 half4_bits_to_float4(ushort4 h) { return vload_half4(0, (const __private half*)&h); }
+#define RAW4_FLOAT(r) half4_bits_to_float4(r)
 #elif defined(DTYPE_BF16)
 #define real_t ushort
 inline float4 bf16x4_to_float4(ushort4 h) { return as_float4(convert_uint4(h) << 16); }
@@ -58,6 +65,9 @@ inline ushort4 float4_to_bf16x4(float4 f) {
 #define LD2(p) as_float2(convert_uint2(*(__global const ushort2*)(p)) << 16)  // one 4-byte access
 inline uint pair_bits(float2 v) { return (uint)float_to_bf16(v.x) | (uint)float_to_bf16(v.y) << 16; }
 #define ST2(p, v) (*(__global uint*)(p) = pair_bits(v))
+#define raw4_t ushort4
+#define LD4_RAW(p) (*(__global const ushort4*)(p))
+#define RAW4_FLOAT(r) bf16x4_to_float4(r)
 #else
 #define real_t float
 #define LD(p, i) ((p)[i])
@@ -66,6 +76,9 @@ inline uint pair_bits(float2 v) { return (uint)float_to_bf16(v.x) | (uint)float_
 #define ST4(p, v) (*(__global float4*)(p) = (v))
 #define LD2(p) (*(__global const float2*)(p))  // one 8-byte access
 #define ST2(p, v) (*(__global float2*)(p) = (v))
+#define raw4_t float4
+#define LD4_RAW(p) LD4(p)
+#define RAW4_FLOAT(r) (r)
 #endif
 
 // The same six for float32 in every build: scratch buffers, and tensors that stay float32 whatever the
