@@ -37,15 +37,7 @@ void held_stats(__global const real_t* body, int quads, __local raw4_t* held, ra
         v[u] = RAW4_FLOAT(r);
       }
     }
-    float group_max = quad_max(v[0]);
-#pragma unroll
-    for (int u = 1; u < QUAD_UNROLL; ++u) group_max = fmax(group_max, quad_max(v[u]));
-    online_rescale(m, s, group_max);
-#pragma unroll
-    for (int u = 0; u < QUAD_UNROLL; ++u) {
-      const float4 t = exp_terms(v[u], *m);
-      *s += (t.x + t.y) + (t.z + t.w);
-    }
+    group_stats(v, m, s);
   }
 }
 

@@ -32,6 +32,19 @@ float4 exp_terms(float4 v, float m) {
 }
 float quad_max(float4 v) { return fmax(fmax(v.x, v.y), fmax(v.z, v.w)); }
 
+// A group of QUAD_UNROLL quads added to the online statistics *m and *s: the maximum rescaled once.
+void group_stats(const float4* v, float* m, float* s) {
+  float group_max = quad_max(v[0]);
+#pragma unroll
+  for (int u = 1; u < QUAD_UNROLL; ++u) group_max = fmax(group_max, quad_max(v[u]));
+  online_rescale(m, s, group_max);
+#pragma unroll
+  for (int u = 0; u < QUAD_UNROLL; ++u) {
+    const float4 t = exp_terms(v[u], *m);
+    *s += (t.x + t.y) + (t.z + t.w);
+  }
+}
+
 // The online statistics of quads q0, q0 + ROW_WG, ... below quads, added to *m and *s: QUAD_UNROLL
 // loads in flight before any is used, the maximum rescaled once per group.
 void stream_stats(__global const real_t* body, int q0, int quads, float* m, float* s) {
@@ -40,15 +53,7 @@ void stream_stats(__global const real_t* body, int q0, int quads, float* m, floa
     float4 v[QUAD_UNROLL];
 #pragma unroll
     for (int u = 0; u < QUAD_UNROLL; ++u) v[u] = LD4(body + 4 * (q + u * ROW_WG));
-    float group_max = quad_max(v[0]);
-#pragma unroll
-    for (int u = 1; u < QUAD_UNROLL; ++u) group_max = fmax(group_max, quad_max(v[u]));
-    online_rescale(m, s, group_max);
-#pragma unroll
-    for (int u = 0; u < QUAD_UNROLL; ++u) {
-      const float4 t = exp_terms(v[u], *m);
-      *s += (t.x + t.y) + (t.z + t.w);
-    }
+    group_stats(v, m, s);
   }
   for (; q < quads; q += ROW_WG) {
     const float4 v = LD4(body + 4 * q);
