@@ -103,6 +103,7 @@ std::vector<DeviceInfo> list_devices() {
         info.max_work_item_sizes = d.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
         info.base_addr_align_bits = d.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>();
         info.double_support = d.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
+        if (info.local_mem_bytes >= 49152) info.features.push_back("local_mem_48k");
         if (d.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_device_attribute_query") != std::string::npos) {
           constexpr cl_device_info kComputeCapabilityMajorNv = 0x4000;  // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
           constexpr cl_device_info kComputeCapabilityMinorNv = 0x4001;  // CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV

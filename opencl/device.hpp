@@ -27,7 +27,8 @@ struct DeviceInfo {
   bool double_support = false;
   // What a plan's `needs` line may ask for (plans::kDeviceFeatures) that this device has: "nvidia_sm80"
   // on NVIDIA's OpenCL at compute capability 8.0 or later, "nvidia_sm90a" at exactly 9.0 (Hopper, whose
-  // wgmma no other generation has; read through cl_nv_device_attribute_query).
+  // wgmma no other generation has; read through cl_nv_device_attribute_query), "local_mem_48k" where
+  // CL_DEVICE_LOCAL_MEM_SIZE is 48 KiB or more.
   std::vector<std::string> features;
   cl::Device device;
   cl::Platform platform;

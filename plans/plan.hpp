@@ -136,7 +136,9 @@ struct Variant {
 //   nvidia_sm90a NVIDIA's OpenCL on compute capability 9.0 (Hopper): sm_90a's PTX (wgmma), which the
 //                OpenCL compiler does not target itself; the kernel writes it behind `//SM90A: ` and
 //                the runtime builds the rewritten PTX (opencl/runtime.cpp, xgemm_mma_wgmma.h)
-inline const std::vector<std::string> kDeviceFeatures = {"nvidia_sm80", "nvidia_sm90a"};
+//   local_mem_48k  48 KiB of local memory a work-group or more (CL_DEVICE_LOCAL_MEM_SIZE): OpenCL
+//                promises 32 KiB; kernels that fill 48 KiB (softmax_held.cl) build but cannot launch below it
+inline const std::vector<std::string> kDeviceFeatures = {"nvidia_sm80", "nvidia_sm90a", "local_mem_48k"};
 
 // A `dtypes` list ("f16 bf16" or "f16,bf16") for operator op: Error on an unknown format, a repeat,
 // or a 16-bit format for an operator without a dtype attribute.

@@ -244,9 +244,9 @@ TEST(PlanFormat, NeedsNamesTheDeviceFeaturesAVariantBuildsWith) {
                              "t.plan");
   EXPECT_EQ(vs[0].needs, (std::vector<std::string>{"nvidia_sm80"}));
   EXPECT_TRUE(vs[1].needs.empty()) << "no line: nothing needed";
-  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs tensor_cores\n"), "t.plan:3: device feature 'tensor_cores': known features are nvidia_sm80, nvidia_sm90a");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs tensor_cores\n"), "t.plan:3: device feature 'tensor_cores': known features are local_mem_48k, nvidia_sm80, nvidia_sm90a");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  needs nvidia_sm80 nvidia_sm80\n"), "t.plan:3: device feature nvidia_sm80 is given twice");
-  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs\n"), "t.plan:3: 'needs' needs device features (nvidia_sm80, nvidia_sm90a)");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs\n"), "t.plan:3: 'needs' needs device features (local_mem_48k, nvidia_sm80, nvidia_sm90a)");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  needs nvidia_sm80\n  needs nvidia_sm80\n"), "t.plan:4: a second 'needs' line");
 }
 
