@@ -62,9 +62,9 @@ void cross_entropy_backward_index_held(__global const real_t* logits, __global c
   __global const real_t* body = row + head;
   // the row's unaligned values, at most three before its first quad and three after its last
   const float2 edge = (float2)(lid < head ? LD(row, lid) : -INFINITY, tail + lid < c ? LD(row, tail + lid) : -INFINITY);
-  float m = fmax(edge.x, edge.y), s = 0.0f;
+  float m = fmax(edge.x, edge.y);
   const float4 e = exp_terms((float4)(edge.x, edge.y, -INFINITY, -INFINITY), m);
-  s = e.x + e.y;
+  float s = e.x + e.y;
   held_stats(body, quads, held, regs, &m, &s);
   stream_stats(body, lid + ROW_QUADS * ROW_WG, quads, &m, &s);  // the quads past the slots and registers, if any
   float mx, sum;
