@@ -19,4 +19,7 @@ echo "tune rc $?"; tail -4 $O/tune.log | cut -c1-300; cp opencl/tuning/nvidia-h1
 tar -C $OUT -czf $OUT/n1.tgz n1 && rm -rf $O
 # Then (a call of its own): cross_entropy_bwd:b=8192,c=50257,dtype=bf16 with --variant held and --variant quads,
 # and bf16's stores: storage.h's float_to_bf16 rounds in integer arithmetic, sm_80's cvt.rn.bf16x2.f32 is
-# one instruction for two values (the likely gap between bf16's 67% and f16's 72% of the copy bandwidth).
+# one instruction for two values (the likely gap between bf16's 67% and f16's 72% of the copy bandwidth):
+#   d=/tmp/cvt; cp -r opencl/kernels $d; python3 bench/results/h100-2026-11-28c/held_forms.py $d cvt
+#   $P bench --device nvidia:0 --plan $d/softmax.plan --variant held --timing stream --repetitions 9 \
+#     --min-time 0.05 --problem cross_entropy_bwd:b=4096,c=32000,dtype=bf16   (against the same without the form)
