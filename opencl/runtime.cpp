@@ -116,7 +116,20 @@ std::optional<size_t> ptx_local_bytes(const std::string& ptx, const std::string&
   return bytes;
 }
 
-BuiltProgram Runtime::build(const std::string& source, const std::string& options, const std::string& what) {
+std::string Runtime::feature_defines() const {
+  std::string defines;
+  for (const std::string& f : device_.features) {
+    std::string name = f;
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    defines += " -DFEATURE_" + name + "=1";
+  }
+  return defines;
+}
+
+BuiltProgram Runtime::build(const std::string& source, const std::string& given_options, const std::string& what) {
+  // Every program sees the device's features as defines (FEATURE_NVIDIA_SM80=1, ...): storage.h picks an
+  // instruction the device has where portable code would do the same in several (docs/kernel-abi.md).
+  const std::string options = given_options + feature_defines();
   const std::string key = "plumbline program cache v1\n" + device_.platform_name + "\n" + device_.platform_version +
                           "\n" + device_.name + "\n" + device_.driver_version + "\n" + options + "\n" + source;
   const std::string dir = cache_dir();

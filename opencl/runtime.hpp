@@ -48,9 +48,12 @@ class Runtime {
   cl::Context& context() { return context_; }
   cl::CommandQueue& queue() { return queue_; }
 
-  // Builds `source` with `options`; `what` names it in messages (a file name). A failed build throws
-  // Error carrying the compiler's log.
+  // Builds `source` with `options` and the device's feature defines (feature_defines); `what` names it in
+  // messages (a file name). A failed build throws Error carrying the compiler's log.
   BuiltProgram build(const std::string& source, const std::string& options, const std::string& what);
+  // " -DFEATURE_NAME=1" for each of the device's features (DeviceInfo::features, upper-cased): every
+  // build gets them, so that a kernel can use an instruction the device has (storage.h's bf16 stores).
+  std::string feature_defines() const;
   // Builds kernel_dir()/file (an absolute or ./ path is taken as is). Lines `#include "NAME"` are
   // replaced by kernel_dir()/NAME before the build, so that the cache key covers every line compiled.
   BuiltProgram build_file(const std::string& file, const std::string& options = "");

@@ -2,6 +2,7 @@
 // allocation limits and the watchdog, on every OpenCL device found.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -229,6 +230,32 @@ TEST_F(OnEveryDevice, SecondBuildIsACacheHit) {
     again.run(k, cl::NDRange(10), cl::NullRange, "scale");
     EXPECT_EQ(y.download(), std::vector<float>(10, 6.0f));
     EXPECT_TRUE(y.inspect(true).empty());
+  }
+}
+
+// Every build sees the device's features as defines, FEATURE_NAME=1 (storage.h's bf16 pairs take
+// cvt.rn.bf16x2.f32 under FEATURE_NVIDIA_SM80), and nothing else of that form.
+TEST_F(OnEveryDevice, BuildsSeeTheDeviceFeaturesAsDefines) {
+  for (const auto& d : devices_) {
+    Runtime rt(d);
+    std::vector<std::string> names = d.features;
+    names.push_back("not_a_feature");
+    std::string source = "__kernel void seen(__global float* y) {\n";
+    for (size_t i = 0; i < names.size(); ++i) {
+      std::string name = names[i];
+      for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      source += "#if defined(FEATURE_" + name + ")\n  y[" + std::to_string(i) + "] = FEATURE_" + name + ";\n#else\n  y[" +
+                std::to_string(i) + "] = 0;\n#endif\n";
+    }
+    source += "}\n";
+    cl::Kernel k(rt.build(source, "", "seen.cl").program, "seen");
+    GuardedBuffer y = rt.buffer("y", static_cast<int64_t>(names.size()));
+    y.poison();
+    set_args(k, y);
+    rt.run(k, cl::NDRange(1), cl::NullRange, "seen");
+    std::vector<float> expected(names.size(), 1.0f);
+    expected.back() = 0.0f;
+    EXPECT_EQ(y.download(), expected) << d.selector << ": features " << join(d.features);
   }
 }
 
