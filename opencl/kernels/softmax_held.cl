@@ -5,9 +5,7 @@
 // keeps HELD_QUADS quads as loaded (8 bytes each) in local memory, quad lid + u * ROW_WG in slot
 // u * ROW_WG + lid (its own: no barrier between the store and the load), and converts them again for the
 // outputs. The slots and the statistics' ROW_WG pairs fit 48 KiB (the plan's require), so four
-// work-groups share a multiprocessor's 228 KiB. The slots are filled first, all at once (held_fill: on
-// NVIDIA through cp.async, every load of a work-item in flight together), while the quads past them
-// are read; their statistics come last, from local memory. REG_QUADS more quads a work-item may stay in registers
+// work-groups share a multiprocessor's 228 KiB. REG_QUADS more quads a work-item may stay in registers
 // as loaded (quad lid + u * ROW_WG for u from HELD_QUADS on). A row longer than both hold (4 *
 // (HELD_QUADS + REG_QUADS) * ROW_WG values: 23552 at the defaults) streams its remaining quads through
 // the statistics as `quads` does and reads them again for the outputs. On the H100 over 4096 x 32000
@@ -21,67 +19,22 @@
 #endif
 #include "softmax_quads.cl"
 
-#ifndef HELD_ASYNC
-#define HELD_ASYNC 1  // 0: the slots filled through registers even where cp.async exists (to compare the two)
-#endif
-#if HELD_ASYNC && defined(FEATURE_NVIDIA_SM80)
-#define HELD_CP_ASYNC 1
-#else
-#define HELD_CP_ASYNC 0
-#endif
-
-// Quad u of the work-item (quad lid + u * ROW_WG of the row) into its slot, for every slot at once
-// before any is read: on NVIDIA from sm_80 each an 8-byte cp.async, which holds no register in flight,
-// so that a work-item has all its HELD_QUADS loads in flight where registers allowed QUAD_UNROLL;
-// elsewhere a load and a store. held_wait() then makes them visible to the work-item (its own slots
-// only: no barrier). Slots past the row's quads are left as they are (never read).
-void held_fill(__global const real_t* body, int quads, __local raw4_t* held) {
+// The online statistics of the held quads into *m and *s, each group of QUAD_UNROLL loads in flight
+// before any is used (stream_stats's form) and kept as loaded: quad u in its slot, or in regs[u - HELD_QUADS].
+void held_stats(__global const real_t* body, int quads, __local raw4_t* held, raw4_t* regs, float* m, float* s) {
   const int lid = get_local_id(0);
 #pragma unroll
-  for (int u = 0; u < HELD_QUADS; ++u) {
-    const int q = lid + u * ROW_WG;
-    if (q < quads) {
-#if HELD_CP_ASYNC
-      asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"((uint)(ulong)(held + u * ROW_WG + lid)), "l"(body + 4 * q) : "memory");
-#else
-      held[u * ROW_WG + lid] = LD4_RAW(body + 4 * q);
-#endif
-    }
-  }
-}
-void held_wait(void) {
-#if HELD_CP_ASYNC
-  asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
-#endif
-}
-
-// The online statistics of the slots (after held_wait) into *m and *s, QUAD_UNROLL at a time.
-void slot_stats(int quads, __local const raw4_t* held, float* m, float* s) {
-  const int lid = get_local_id(0);
-#pragma unroll
-  for (int u0 = 0; u0 < HELD_QUADS; u0 += QUAD_UNROLL) {
-    float4 v[QUAD_UNROLL];
-#pragma unroll
-    for (int u = 0; u < QUAD_UNROLL; ++u)
-      v[u] = u0 + u < HELD_QUADS && lid + (u0 + u) * ROW_WG < quads ? RAW4_FLOAT(held[(u0 + u) * ROW_WG + lid]) : (float4)(-INFINITY);
-    group_stats(v, m, s);
-  }
-}
-
-// The online statistics of the REG_QUADS quads after the slots (quad lid + u * ROW_WG, u from
-// HELD_QUADS on), kept as loaded in regs, QUAD_UNROLL loads in flight before any is used.
-void reg_stats(__global const real_t* body, int quads, raw4_t* regs, float* m, float* s) {
-  const int lid = get_local_id(0);
-#pragma unroll
-  for (int u0 = 0; u0 < REG_QUADS; u0 += QUAD_UNROLL) {
+  for (int u0 = 0; u0 < HELD_QUADS + REG_QUADS; u0 += QUAD_UNROLL) {
     float4 v[QUAD_UNROLL];
 #pragma unroll
     for (int u = 0; u < QUAD_UNROLL; ++u) {
-      const int q = lid + (HELD_QUADS + u0 + u) * ROW_WG;
+      const int q = lid + (u0 + u) * ROW_WG;
       v[u] = (float4)(-INFINITY);
-      if (u0 + u < REG_QUADS && q < quads) {
-        regs[u0 + u] = LD4_RAW(body + 4 * q);
-        v[u] = RAW4_FLOAT(regs[u0 + u]);
+      if (u0 + u < HELD_QUADS + REG_QUADS && q < quads) {
+        const raw4_t r = LD4_RAW(body + 4 * q);
+        if (u0 + u < HELD_QUADS) held[(u0 + u) * ROW_WG + lid] = r;
+        else regs[u0 + u - HELD_QUADS] = r;
+        v[u] = RAW4_FLOAT(r);
       }
     }
     group_stats(v, m, s);
@@ -112,11 +65,8 @@ void cross_entropy_backward_index_held(__global const real_t* logits, __global c
   float m = fmax(edge.x, edge.y);
   const float4 e = exp_terms((float4)(edge.x, edge.y, -INFINITY, -INFINITY), m);
   float s = e.x + e.y;
-  held_fill(body, quads, held);  // in flight while the quads past the slots are read
-  reg_stats(body, quads, regs, &m, &s);
+  held_stats(body, quads, held, regs, &m, &s);
   stream_stats(body, lid + ROW_QUADS * ROW_WG, quads, &m, &s);  // the quads past the slots and registers, if any
-  held_wait();
-  slot_stats(quads, held, &m, &s);
   float mx, sum;
   group_max_sum(part, m, s, &mx, &sum);
   const float scale = LD(d_loss, 0) / (float)b, inv_sum = 1.0f / sum;
