@@ -46,20 +46,16 @@ inline uint bf16x2_bits(float lo, float hi) { return (uint)float_to_bf16(lo) | (
 // NVIDIA's compiler makes vstorea_half2_rte (and _half4_) one 2-byte store a value: the values are
 // rounded into registers first, then stored in one access. The wgmma matmul 4096x1024x1024 in f16 took
 // 0.0373 ms with the 2-byte stores, 0.0281 so, as bf16 (H100; bench/results/h100-2026-11-26/split/run2).
-// On NVIDIA from sm_80 two values are rounded in one cvt.rn.f16x2.f32 (the lo value in the low half),
-// as bf16x2_bits does for bf16; elsewhere vstore_half2_rte.
 inline uint pair_bits(float2 v) {
-#if defined(FEATURE_NVIDIA_SM80)
-  uint r;
-  asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(v.y), "f"(v.x));
-  return r;
-#else
   ushort2 pair;
   vstore_half2_rte(v, 0, (__private half*)&pair);
   return as_uint(pair);
-#endif
 }
-inline void st4_half(__global half* p, float4 v) { *(__global uint2*)p = (uint2)(pair_bits(v.xy), pair_bits(v.zw)); }
+inline void st4_half(__global half* p, float4 v) {
+  ushort4 quad;
+  vstore_half4_rte(v, 0, (__private half*)&quad);
+  *(__global ushort4*)p = quad;
+}
 #define LD(p, i) vload_half((i), (p))
 #define ST(p, i, v) vstore_half_rte((v), (i), (p))
 #define LD4(p) vloada_half4(0, (p))  // the aligned forms: one 8-byte access
