@@ -2,6 +2,7 @@
 // A contiguous, row-major tensor that owns its data. Double tensors feed the references,
 // float tensors the kernels; convert<U>() moves between them.
 #include <Eigen/Core>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -50,5 +51,17 @@ struct Tensor {
 
 using TensorF = Tensor<float>;
 using TensorD = Tensor<double>;
+
+// A vector of its arguments, moved in: `return {y};` copies y (an initializer list's elements are
+// const), which for a reference's or an error model's full-size tensors is a second allocation and a
+// second pass over it (a third of a 4096 x 32000 cross_entropy_bwd check's host time).
+template <class First, class... Rest>
+std::vector<std::decay_t<First>> moved(First&& first, Rest&&... rest) {
+  std::vector<std::decay_t<First>> v;
+  v.reserve(1 + sizeof...(Rest));
+  v.push_back(std::move(first));
+  (v.push_back(std::move(rest)), ...);
+  return v;
+}
 
 }  // namespace plumbline

@@ -55,7 +55,7 @@ std::vector<Tensor<T>> conv2d(const Problem& p, const std::vector<Tensor<T>>& in
   if (p.i("bias"))
     for (int64_t i = 0; i < y.numel(); ++i) y[i] = in[2][(i / (cv.p * cv.q)) % cv.k];
   cv.for_each_term([&](int64_t xi, int64_t wi, int64_t yi) { y[yi] += x[xi] * w[wi]; });
-  return {y};
+  return moved(y);
 }
 
 template <class T>
@@ -64,7 +64,7 @@ std::vector<Tensor<T>> conv2d_bwd_data(const Problem& p, const std::vector<Tenso
   const Tensor<T>&w = in[0], &dy = in[1];
   Tensor<T> dx(Shape{cv.n, cv.c, cv.h, cv.w});
   cv.for_each_term([&](int64_t xi, int64_t wi, int64_t yi) { dx[xi] += dy[yi] * w[wi]; });
-  return {dx};
+  return moved(dx);
 }
 
 template <class T>
@@ -73,10 +73,10 @@ std::vector<Tensor<T>> conv2d_bwd_weight(const Problem& p, const std::vector<Ten
   const Tensor<T>&x = in[0], &dy = in[1];
   Tensor<T> dw(Shape{cv.k, cv.cg, cv.r, cv.s});
   cv.for_each_term([&](int64_t xi, int64_t wi, int64_t yi) { dw[wi] += dy[yi] * x[xi]; });
-  if (!p.i("bias")) return {dw};
+  if (!p.i("bias")) return moved(dw);
   Tensor<T> dbias(Shape{cv.k});
   for (int64_t i = 0; i < dy.numel(); ++i) dbias[(i / (cv.p * cv.q)) % cv.k] += dy[i];
-  return {dw, dbias};
+  return moved(dw, dbias);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ std::vector<Tensor<T>> act(const Problem& p, const std::vector<Tensor<T>>& in) {
   const Act a = parse_act(p.s("act"));
   Tensor<T> y(in[0].shape);
   for (int64_t i = 0; i < y.numel(); ++i) y[i] = act_forward(a, in[0][i]);
-  return {y};
+  return moved(y);
 }
 
 template <class T>
@@ -20,21 +20,21 @@ std::vector<Tensor<T>> act_bwd(const Problem& p, const std::vector<Tensor<T>>& i
   const Act a = parse_act(p.s("act"));
   Tensor<T> dx(in[0].shape);
   for (int64_t i = 0; i < dx.numel(); ++i) dx[i] = in[1][i] * act_derivative(a, in[0][i]);
-  return {dx};
+  return moved(dx);
 }
 
 template <class T>
 std::vector<Tensor<T>> add(const Problem&, const std::vector<Tensor<T>>& in) {
   Tensor<T> y(in[0].shape);
   for (int64_t i = 0; i < y.numel(); ++i) y[i] = in[0][i] + in[1][i];
-  return {y};
+  return moved(y);
 }
 
 template <class T>
 std::vector<Tensor<T>> mul(const Problem&, const std::vector<Tensor<T>>& in) {
   Tensor<T> y(in[0].shape);
   for (int64_t i = 0; i < y.numel(); ++i) y[i] = in[0][i] * in[1][i];
-  return {y};
+  return moved(y);
 }
 
 template <class T>
@@ -42,7 +42,7 @@ std::vector<Tensor<T>> bias_add(const Problem& p, const std::vector<Tensor<T>>& 
   const int64_t n = p.i("n");
   Tensor<T> y(in[0].shape);
   for (int64_t i = 0; i < y.numel(); ++i) y[i] = in[0][i] + in[1][i % n];
-  return {y};
+  return moved(y);
 }
 
 template <class T>
@@ -50,7 +50,7 @@ std::vector<Tensor<T>> bias_add_bwd(const Problem& p, const std::vector<Tensor<T
   const int64_t n = p.i("n");
   Tensor<T> dx = in[0], dbias(Shape{n});
   for (int64_t i = 0; i < dx.numel(); ++i) dbias[i % n] += in[0][i];
-  return {dx, dbias};
+  return moved(dx, dbias);
 }
 
 }  // namespace

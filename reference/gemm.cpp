@@ -29,7 +29,7 @@ std::vector<Tensor<T>> matmul(const Problem& p, const std::vector<Tensor<T>>& in
     Mat<T> bm = tb ? Mat<T>(slice(in[1], b, n, k).transpose()) : Mat<T>(slice(in[1], b, k, n));
     slice(y, b, m, n) = a * bm;
   }
-  return {y};
+  return moved(y);
 }
 
 // pre[b] = A[b] @ B[b or shared] + bias, for every batch entry.
@@ -52,7 +52,7 @@ std::vector<Tensor<T>> gemm_bias_act(const Problem& p, const std::vector<Tensor<
   const Act act = parse_act(p.s("act"));
   Tensor<T> y = pre_activation(p, in);
   for (auto& v : y.data) v = act_forward(act, v);
-  return {y};
+  return moved(y);
 }
 
 // grad_pre = d_y * act'(pre); d_a = grad_pre @ B^T; d_b = A^T @ grad_pre (summed over the batch when
@@ -74,7 +74,7 @@ std::vector<Tensor<T>> gemm_bias_act_bwd(const Problem& p, const std::vector<Ten
     slice(d_b, shared ? 0 : b, k, n) += slice(in[0], b, m, k).transpose() * gp;
     d_bias_row += gp.colwise().sum();
   }
-  return {d_a, d_b, d_bias};
+  return moved(d_a, d_b, d_bias);
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ std::vector<Tensor<T>> mean_var_norm(const Problem& p, const std::vector<Tensor<
       y[seg * sg.length + j] = (xs[j] - mean) * rstd * gamma[c] + beta[c];
     }
   }
-  return {y};
+  return moved(y);
 }
 
 // With xhat = (x - mean) * rstd and g = d_y * gamma:
@@ -84,7 +84,7 @@ std::vector<Tensor<T>> mean_var_norm_bwd(const Problem& p, const std::vector<Ten
     mean_gx /= static_cast<T>(sg.length);
     for (int64_t j = 0; j < sg.length; ++j) dx[base + j] = rstd * (g[j] - mean_g - xhat[j] * mean_gx);
   }
-  return {dx, dgamma, dbeta};
+  return moved(dx, dgamma, dbeta);
 }
 
 // rms_norm: r = 1 / sqrt(mean(x^2) + eps); y = x * r * gamma.
@@ -99,7 +99,7 @@ std::vector<Tensor<T>> rms_norm(const Problem& p, const std::vector<Tensor<T>>& 
     const T r = T(1) / std::sqrt(ms / static_cast<T>(n) + eps);
     for (int64_t j = 0; j < n; ++j) y[i * n + j] = in[0][i * n + j] * r * in[1][j];
   }
-  return {y};
+  return moved(y);
 }
 
 // d_x_j = r * gamma_j * d_y_j - x_j * r^3 / n * sum_i(d_y_i * gamma_i * x_i);  d_gamma_j = sum_rows d_y_j * x_j * r.
@@ -121,7 +121,7 @@ std::vector<Tensor<T>> rms_norm_bwd(const Problem& p, const std::vector<Tensor<T
       dgamma[j] += dy[i * n + j] * x[i * n + j] * r;
     }
   }
-  return {dx, dgamma};
+  return moved(dx, dgamma);
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ std::vector<Tensor<T>> max_pool2d(const Problem& p, const std::vector<Tensor<T>>
   const Pool pl(p);
   Tensor<T> y(signature_of(p).outputs[0].shape);
   pl.for_each_window([&](int64_t o, const std::vector<int64_t>& cells) { y[o] = in[0][argmax(in[0], cells)]; });
-  return {y};
+  return moved(y);
 }
 
 template <class T>
@@ -58,7 +58,7 @@ std::vector<Tensor<T>> max_pool2d_bwd(const Problem& p, const std::vector<Tensor
   const Pool pl(p);
   Tensor<T> dx(in[0].shape);
   pl.for_each_window([&](int64_t o, const std::vector<int64_t>& cells) { dx[argmax(in[0], cells)] += in[1][o]; });
-  return {dx};
+  return moved(dx);
 }
 
 template <class T>
@@ -75,7 +75,7 @@ std::vector<Tensor<T>> avg_pool2d(const Problem& p, const std::vector<Tensor<T>>
     for (int64_t c : cells) s += in[0][c];
     y[o] = s / divisor<T>(p, pl, cells);
   });
-  return {y};
+  return moved(y);
 }
 
 template <class T>
@@ -86,7 +86,7 @@ std::vector<Tensor<T>> avg_pool2d_bwd(const Problem& p, const std::vector<Tensor
     const T share = in[0][o] / divisor<T>(p, pl, cells);
     for (int64_t c : cells) dx[c] += share;
   });
-  return {dx};
+  return moved(dx);
 }
 
 template <class T>
@@ -98,7 +98,7 @@ std::vector<Tensor<T>> global_avg_pool(const Problem& p, const std::vector<Tenso
     for (int64_t j = 0; j < hw; ++j) s += in[0][i * hw + j];
     y[i] = s / static_cast<T>(hw);
   }
-  return {y};
+  return moved(y);
 }
 
 template <class T>
@@ -106,7 +106,7 @@ std::vector<Tensor<T>> global_avg_pool_bwd(const Problem& p, const std::vector<T
   const int64_t hw = p.i("h") * p.i("w");
   Tensor<T> dx(Shape{p.i("n"), p.i("c"), p.i("h"), p.i("w")});
   for (int64_t i = 0; i < dx.numel(); ++i) dx[i] = in[0][i / hw] / static_cast<T>(hw);
-  return {dx};
+  return moved(dx);
 }
 
 }  // namespace

@@ -13,14 +13,14 @@ std::vector<Tensor<T>> reduce(const Problem& p, const std::vector<Tensor<T>>& in
     Tensor<T> y(Shape{});
     for (T v : in[0].data) y[0] += v;
     if (mean) y[0] /= static_cast<T>(m * n);
-    return {y};
+    return moved(y);
   }
   Tensor<T> y(Shape{m});
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) y[i] += in[0][i * n + j];
     if (mean) y[i] /= static_cast<T>(n);
   }
-  return {y};
+  return moved(y);
 }
 
 template <class T>
@@ -33,7 +33,7 @@ std::vector<Tensor<T>> transpose(const Problem& p, const std::vector<Tensor<T>>&
   const int64_t m = p.i("m"), n = p.i("n");
   Tensor<T> y(Shape{n, m});
   y.matrix(n, m) = in[0].matrix(m, n).transpose();
-  return {y};
+  return moved(y);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ std::vector<Tensor<T>> softmax(const Problem& p, const std::vector<Tensor<T>>& i
     for (int64_t j = 0; j < n; ++j) sum += y[i * n + j] = std::exp(x[j] - mx);
     for (int64_t j = 0; j < n; ++j) y[i * n + j] /= sum;
   }
-  return {y};
+  return moved(y);
 }
 
 template <class T>
@@ -43,7 +43,7 @@ std::vector<Tensor<T>> log_softmax(const Problem& p, const std::vector<Tensor<T>
   const int64_t m = p.i("m"), n = p.i("n");
   Tensor<T> y(in[0].shape);
   for (int64_t i = 0; i < m; ++i) log_softmax_row(in[0].data.data() + i * n, y.data.data() + i * n, n);
-  return {y};
+  return moved(y);
 }
 
 // d_x = y * (d_y - sum_j d_y_j * y_j)
@@ -57,7 +57,7 @@ std::vector<Tensor<T>> softmax_bwd(const Problem& p, const std::vector<Tensor<T>
     for (int64_t j = 0; j < n; ++j) dot += dy[i * n + j] * y[i * n + j];
     for (int64_t j = 0; j < n; ++j) dx[i * n + j] = y[i * n + j] * (dy[i * n + j] - dot);
   }
-  return {dx};
+  return moved(dx);
 }
 
 // d_x = d_y - exp(y) * sum_j d_y_j   (y = log_softmax(x), so exp(y) = softmax(x))
@@ -71,7 +71,7 @@ std::vector<Tensor<T>> log_softmax_bwd(const Problem& p, const std::vector<Tenso
     for (int64_t j = 0; j < n; ++j) sum += dy[i * n + j];
     for (int64_t j = 0; j < n; ++j) dx[i * n + j] = dy[i * n + j] - std::exp(y[i * n + j]) * sum;
   }
-  return {dx};
+  return moved(dx);
 }
 
 // Target weights of row i: one-hot for class indices (checked to be integers in [0, c)), else the row.
@@ -104,7 +104,7 @@ std::vector<Tensor<T>> cross_entropy(const Problem& p, const std::vector<Tensor<
   }
   Tensor<T> loss(Shape{});
   loss[0] = total / static_cast<T>(b);
-  return {loss};
+  return moved(loss);
 }
 
 // d_logits_ij = d_loss / b * (softmax_ij * sum_j target_ij - target_ij)
@@ -121,7 +121,7 @@ std::vector<Tensor<T>> cross_entropy_bwd(const Problem& p, const std::vector<Ten
     for (int64_t j = 0; j < c; ++j) wsum += w[j];
     for (int64_t j = 0; j < c; ++j) d[i * c + j] = scale * (std::exp(ls[j]) * wsum - w[j]);
   }
-  return {d};
+  return moved(d);
 }
 
 }  // namespace

@@ -81,7 +81,7 @@ std::vector<ErrorModel> act_model(const Problem& p, const std::vector<TensorD>& 
   const Act a = parse_act(p.s("act"));
   ErrorModel m{a == Act::None || a == Act::Relu, 1, 0, TensorD(in[0].shape)};
   for (int64_t i = 0; i < in[0].numel(); ++i) m.mag[i] = act_magnitude(a, in[0][i]);
-  return {m};
+  return moved(m);
 }
 
 std::vector<ErrorModel> act_bwd_model(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
@@ -96,7 +96,7 @@ std::vector<ErrorModel> act_bwd_model(const Problem& p, const std::vector<Tensor
                                      (smooth && std::isfinite(in[0][i]) ? kUnderflowUnits * (1 + std::abs(in[0][i])) : 0.0));
     if (inf_times_vanishing_slope(a, in[1][i], in[0][i])) m.peak[i] = INFINITY;
   }
-  return {m};
+  return moved(m);
 }
 
 }  // namespace

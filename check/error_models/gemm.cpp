@@ -56,7 +56,7 @@ std::vector<ErrorModel> forward(const Problem& p, const std::vector<TensorD>& in
   ErrorModel e{ints && (a == Act::None || a == Act::Relu), 1, 0, TensorD(ref[0].shape), pre.dpre};
   for (int64_t i = 0; i < e.mag.numel(); ++i)
     e.mag[i] = std::isfinite(pre.value[i]) ? slope_bound(a, pre.value[i], pre.dpre[i]) * pre.dpre[i] + act_magnitude(a, pre.value[i]) : 0;
-  return {e};
+  return moved(e);
 }
 
 std::vector<ErrorModel> backward(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool ints) {
@@ -132,7 +132,7 @@ std::vector<ErrorModel> backward(const Problem& p, const std::vector<TensorD>& i
   const double depth_b = static_cast<double>(shared ? batches * m : m) + 1, depth_bias = static_cast<double>(batches * m) + 1;
   for (int64_t i = 0; i < db.mag.numel(); ++i) db.mag[i] += depth_b * db.peak[i];
   for (int64_t j = 0; j < n; ++j) dbias.mag[j] += depth_bias * dbias.peak[j];
-  return {da, db, dbias};
+  return moved(da, db, dbias);
 }
 
 }  // namespace

@@ -90,7 +90,7 @@ std::vector<ErrorModel> forward_model(const Problem& p, const std::vector<Tensor
       e.mag[k] = gamma * (dxhat(s, in[0][k]) + kUnderflow) + 2 * (xhat * gamma + std::abs(ref[0][k]));
     }
   }
-  return {e};
+  return moved(e);
 }
 
 std::vector<ErrorModel> backward_model(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool) {

@@ -24,12 +24,12 @@ double windows_per_cell(const Problem& p) {
 
 void add_pooling(std::map<std::string, ErrorModelFn>& m) {
   m["max_pool2d"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool) {
-    return std::vector<ErrorModel>{{true, 0, 0, TensorD(ref[0].shape)}};
+    return moved(ErrorModel{true, 0, 0, TensorD(ref[0].shape)});
   };
   m["max_pool2d_bwd"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool ints) {
     TensorD abs_dy = in[1];
     for (auto& v : abs_dy.data) v = std::abs(v);
-    return std::vector<ErrorModel>{{ints, windows_per_cell(p), 0, run_reference(p, {in[0], abs_dy})[0]}};
+    return moved(ErrorModel{ints, windows_per_cell(p), 0, run_reference(p, {in[0], abs_dy})[0]});
   };
   m["avg_pool2d"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
     return linear(p, in, {static_cast<double>(p.i("kh") * p.i("kw") + 3)}, false);

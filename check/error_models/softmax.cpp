@@ -74,15 +74,15 @@ ErrorModel per_row(const TensorD& x, int64_t rows, int64_t n, F&& fill) {
 void add_softmax(std::map<std::string, ErrorModelFn>& m) {
   m["softmax"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
     const int64_t n = p.i("n");
-    return std::vector<ErrorModel>{per_row(in[0], p.i("m"), n, [n](const Row& r, int64_t, double* mag) {
+    return moved(per_row(in[0], p.i("m"), n, [n](const Row& r, int64_t, double* mag) {
       for (int64_t j = 0; j < n; ++j) mag[j] = softmax_mag(r, j);
-    })};
+    }));
   };
   m["log_softmax"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
     const int64_t n = p.i("n");
-    return std::vector<ErrorModel>{per_row(in[0], p.i("m"), n, [n](const Row& r, int64_t, double* mag) {
+    return moved(per_row(in[0], p.i("m"), n, [n](const Row& r, int64_t, double* mag) {
       for (int64_t j = 0; j < n; ++j) mag[j] = log_softmax_mag(r, j);
-    })};
+    }));
   };
   // d_x = y d_y - y dot, dot = sum d_y y over n terms; y and d_y are exact inputs. The sum of |d_y y|
   // must fit in float.
@@ -98,7 +98,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
         e.peak[k] = std::max(e.mag[k], abs_dot);
       }
     }
-    return std::vector<ErrorModel>{e};
+    return moved(e);
   };
   // d_x = d_y - exp(y) * total, total = sum d_y over n terms; exp 3 ulp, product, difference. The sum
   // of |d_y| must fit in float.
@@ -116,7 +116,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
         e.peak[k] = std::max(e.mag[k], abs_total);
       }
     }
-    return std::vector<ErrorModel>{e};
+    return moved(e);
   };
   // loss = -(1/b) sum t_ij ls_ij: each ls_ij carries log_softmax_mag, the b*c products and the sum
   // gamma(b*c) of |t ls|, the division one more rounding.
@@ -133,7 +133,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
         mag += std::abs(t) * (log_softmax_mag(r, j) + (b * c + 2) * std::abs(r.shift[j] - r.log_sum));
       }
     }
-    return std::vector<ErrorModel>{{false, 1, 2, TensorD(ref[0].shape, mag / static_cast<double>(b))}};
+    return moved(ErrorModel{false, 1, 2, TensorD(ref[0].shape, mag / static_cast<double>(b))});
   };
   // d_ij = d_loss / b * (p_ij T_i - t_ij), T_i = sum_j t_ij (c terms); p_ij carries softmax_mag.
   m["cross_entropy_bwd"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool) {
@@ -152,7 +152,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
                            3 * std::abs(ref[0][i * c + j]);
       }
     }
-    return std::vector<ErrorModel>{e};
+    return moved(e);
   };
 }
 
