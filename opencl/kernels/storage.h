@@ -72,7 +72,7 @@ inline float4 bf16x4_to_float4(ushort4 h) { return as_float4(convert_uint4(h) <<
 inline ushort4 float4_to_bf16x4(float4 f) { return as_ushort4((uint2)(bf16x2_bits(f.x, f.y), bf16x2_bits(f.z, f.w))); }
 #define LD(p, i) bf16_to_float((p)[i])
 #define ST(p, i, v) ((p)[i] = float_to_bf16(v))
-#define LD4(p) bf16x4_to_float4(*(__global const ushort4*)(p))  // one 8-byte access
+#define LD4(p) RAW4_FLOAT(LD4_RAW(p))  // one 8-byte access
 #define ST4(p, v) (*(__global ushort4*)(p) = float4_to_bf16x4(v))
 #define LD2(p) as_float2(convert_uint2(*(__global const ushort2*)(p)) << 16)  // one 4-byte access
 inline uint pair_bits(float2 v) { return bf16x2_bits(v.x, v.y); }
