@@ -12,5 +12,5 @@ for path in sys.argv[1:]:
         dev = name.split("@")[-1]
         peak = float(ctx.get(f"device.{dev}.peak_gbps", "nan"))
         t = statistics.median(x["real_time"] for x in bs)
-        gbps = statistics.median(x.get("bytes_per_second", 0) for x in bs) / 1e9
+        gbps = statistics.median(x["gbps"] if "gbps" in x else x.get("bytes_per_second", 0) / 1e9 for x in bs)
         print(f"{path.split('/')[-1]:28s} {name:60s} {t:8.4f} {bs[0].get('time_unit')}  {gbps:7.1f} GB/s  {100 * gbps / peak:5.1f}% of copy ({peak:.0f})")

@@ -20,7 +20,7 @@ B="--device nvidia:0 --timing stream --repetitions 9 --min-time 0.05"
 timeout 200 $P bench $B --json $O/held.json --baseline-plan .gpu/kbase/softmax.plan --variant held --problem cross_entropy_bwd:b=4096,c=32000,dtype=bf16 --problem cross_entropy_bwd:b=4096,c=32000,dtype=f16 > $O/held.log 2>&1; echo "held rc $?"
 tail -4 $O/held.log | cut -c1-250
 timeout 80 $P bench $B --json $O/noasync.json --variant held --define HELD_ASYNC=0 --problem cross_entropy_bwd:b=4096,c=32000,dtype=bf16 > $O/noasync.log 2>&1; echo "noasync rc $?"
-python3 $R/copy_share.py $O/held.json $O/noasync.json | tee $O/share.txt
+python3 bench/results/h100-2026-11-28c/copy_share.py $O/held.json $O/noasync.json | tee $O/share.txt
 timeout 80 $P bench $B --json $O/gemm.json --baseline-plan .gpu/kbase/gemm.plan --variant wgmma --problem gemm_bias_act:m=4096,k=1024,n=4096,act=gelu_tanh,dtype=bf16 > $O/gemm.log 2>&1; echo "gemm rc $?"
 tail -3 $O/gemm.log | cut -c1-250
 L=$((540 - $(date +%s) + T0)); echo "check --all with $L s"

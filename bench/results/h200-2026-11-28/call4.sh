@@ -15,5 +15,5 @@ for v in held quads; do
   L=$((500 - $(date +%s) + T0)); [ $L -gt 20 ] || break
   timeout $L $P bench $B --json $O/v_$v.json --variant $v --problem cross_entropy_bwd:b=8192,c=50257,dtype=bf16 > $O/v_$v.log 2>&1; echo "$v rc $?"
 done
-python3 $R/copy_share.py $O/v_*.json | tee $O/share.txt
+python3 bench/results/h100-2026-11-28c/copy_share.py $O/v_*.json | tee $O/share.txt
 tar -C $OUT -czf $OUT/c4.tgz c4 && rm -rf $O
