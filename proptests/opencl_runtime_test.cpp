@@ -234,7 +234,7 @@ TEST_F(OnEveryDevice, SecondBuildIsACacheHit) {
 }
 
 // Every build sees the device's features as defines, FEATURE_NAME=1 (storage.h's bf16 pairs take
-// cvt.rn.bf16x2.f32 under FEATURE_NVIDIA_SM80), and nothing else of that form.
+// cvt.rn.bf16x2.f32 under FEATURE_NVIDIA_SM80), and not a feature it lacks.
 TEST_F(OnEveryDevice, BuildsSeeTheDeviceFeaturesAsDefines) {
   for (const auto& d : devices_) {
     Runtime rt(d);

@@ -51,7 +51,8 @@ void held_stats(__global const real_t* body, int quads, __local raw4_t* held, ra
 // The outputs of the quad whose first value is class j: scale * (softmax - [class == t]), as CE_GRAD4
 // with one reciprocal a row for a division a value (4-5% faster on the H100, whose multi-function unit
 // does the exponentials as well; bench/results/h100-2026-11-28c), and the one-hot's compares made only
-// in the quad that holds t (one a row): the same roundings, fewer instructions a value.
+// in the quad that holds t (one a row): the same roundings, fewer instructions a value (bf16 0.966x
+// paired on the H200, bench/results/h200-2026-11-28 call 5).
 inline float4 held_grad4(float4 v, int j, float mx, float inv_sum, float scale, int t) {
   const float4 y = exp(v - mx) * inv_sum;
   if ((uint)(t - j) < 4u) return scale * (y - (float4)(t == j ? 1.0f : 0.0f, t == j + 1 ? 1.0f : 0.0f, t == j + 2 ? 1.0f : 0.0f, t == j + 3 ? 1.0f : 0.0f));

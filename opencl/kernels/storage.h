@@ -29,7 +29,7 @@ inline ushort float_to_bf16(float f) {
 }
 // Two floats as the 32-bit word of their bf16s (lo in the low half), each rounded to nearest even. On
 // NVIDIA from sm_80 one instruction, cvt.rn.bf16x2.f32, does both (NaN becomes 0x7FFF, still a quiet
-// NaN): the 16-bit cross_entropy_bwd's bf16 stores took 11% less time so (H200, 0.2446 -> 0.2167 ms;
+// NaN): the 16-bit cross_entropy_bwd's bf16 stores took 11% less time so (H200, 0.2447 -> 0.2167 ms;
 // bench/results/h200-2026-11-28, call 1). Elsewhere float_to_bf16 twice.
 #if defined(FEATURE_NVIDIA_SM80)
 inline uint bf16x2_bits(float lo, float hi) {
