@@ -1,6 +1,7 @@
 #include "opencl/runtime.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
