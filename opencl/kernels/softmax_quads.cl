@@ -27,9 +27,11 @@ void online_rescale(float* m, float* s, float group_max) {
     *m = group_max;
   }
 }
-float4 exp_terms(float4 v, float m) {
-  return select(exp(v - m), (float4)(0.0f), v == (float4)(-INFINITY));
-}
+// exp(v - m) for values v <= m (or NaN), as the reference's: a -Inf value adds 0. Where m is -Inf, every
+// value is -Inf or NaN, and exp(-Inf - -Inf) would be NaN: there m counts as 0 (exp(-Inf) = 0, NaN
+// stays NaN). One compare a quad, where a select a value took two instructions (FSETP, FSEL) of the
+// statistics' ~14 a value (the held kernel's SASS, bench/results/h200-2026-11-28b call 1).
+float4 exp_terms(float4 v, float m) { return exp(v - (m == -INFINITY ? 0.0f : m)); }
 float quad_max(float4 v) { return fmax(fmax(v.x, v.y), fmax(v.z, v.w)); }
 
 // A group of QUAD_UNROLL quads added to the online statistics *m and *s: the maximum rescaled once.
