@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 
 namespace plumbline {
 
@@ -47,13 +48,12 @@ TensorD error_bounds(const TensorD& ref, const ErrorModel& model) {
   return b;
 }
 
-Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model) {
-  if (got.shape != ref.shape)
-    throw Error("output '" + name + "' has shape " + got.shape.str() + ", the reference " + ref.shape.str());
-  if ((model.mag.numel() && model.mag.shape != ref.shape) || (model.peak.numel() && model.peak.shape != ref.shape))
-    throw Error("error model of '" + name + "' has the wrong shape");
-  Comparison c;
-  c.elements = got.numel();
+namespace {
+
+// Elements [begin, end) judged into c (its counts, its worst element, its first problem), as one loop
+// over them would.
+void compare_range(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model, int64_t begin, int64_t end,
+                   Comparison& c) {
   int64_t zero_where_nonzero = 0, nonzero_refs = 0;
   auto note = [&](int64_t i, double ratio, double bound, const std::string& why) {
     if (ratio > c.worst_ratio || c.worst_index < 0) {
@@ -70,7 +70,7 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
     }
   };
   const double g = gamma_of(model.k);
-  for (int64_t i = 0; i < c.elements; ++i) {
+  for (int64_t i = begin; i < end; ++i) {
     const double k = got[i], r = ref[i];
     // A NaN in the reference came from the mathematics (a NaN input, Inf - Inf); float overflow never
     // turns NaN into a number, so no magnitude excuses a kernel that is not NaN here, unless the model
@@ -131,11 +131,41 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
       note(i, ratio, bound, "");
     }
   }
-  // More than half of the outputs that should be nonzero (at least 4 of them) are exactly zero: the
-  // kernel likely computed
-  // nothing (or wrote zeros), which a loose comparison could pass.
   c.zero_where_nonzero = zero_where_nonzero;
   c.nonzero_refs = nonzero_refs;
+}
+
+}  // namespace
+
+Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model) {
+  if (got.shape != ref.shape)
+    throw Error("output '" + name + "' has shape " + got.shape.str() + ", the reference " + ref.shape.str());
+  if ((model.mag.numel() && model.mag.shape != ref.shape) || (model.peak.numel() && model.peak.shape != ref.shape))
+    throw Error("error model of '" + name + "' has the wrong shape");
+  // Chunks of elements judged apart on the host's cores (core/parallel.hpp), then joined in order:
+  // counts add up, the worst element is the first with the largest ratio and the message the first
+  // problem's, as one loop over every element gives.
+  const Chunks ch = chunks_of(got.numel(), int64_t{1} << 16);
+  std::vector<Comparison> parts(static_cast<size_t>(ch.count));
+  parallel_for(ch.count, [&](int64_t k) { compare_range(name, got, ref, model, ch.begin(k), ch.end(k), parts[static_cast<size_t>(k)]); });
+  Comparison c;
+  c.elements = got.numel();
+  for (const Comparison& part : parts) {
+    c.mismatches += part.mismatches;
+    c.nonfinite_mismatches += part.nonfinite_mismatches;
+    c.unrepresentable += part.unrepresentable;
+    c.zero_where_nonzero += part.zero_where_nonzero;
+    c.nonzero_refs += part.nonzero_refs;
+    c.max_error = std::max(c.max_error, part.max_error);
+    if (part.worst_index >= 0 && (part.worst_ratio > c.worst_ratio || c.worst_index < 0)) {
+      c.worst_ratio = part.worst_ratio, c.worst_index = part.worst_index;
+      c.worst_got = part.worst_got, c.worst_ref = part.worst_ref, c.worst_bound = part.worst_bound;
+    }
+    if (c.message.empty() && !part.message.empty()) c.message = part.message, c.first_index = part.first_index, c.first_why = part.first_why;
+  }
+  const int64_t zero_where_nonzero = c.zero_where_nonzero, nonzero_refs = c.nonzero_refs;
+  // More than half of the outputs that should be nonzero (at least 4 of them) are exactly zero: the
+  // kernel likely computed nothing (or wrote zeros), which a loose comparison could pass.
   if (nonzero_refs >= 4 && zero_where_nonzero * 2 > nonzero_refs) {
     c.untrustworthy = true;
     c.message = "output '" + name + "' is zero in " + std::to_string(zero_where_nonzero) + " of " +

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 
 namespace plumbline::ocl {
 
@@ -79,13 +80,18 @@ std::vector<uint8_t> GuardedBuffer::encode(const std::vector<float>& values) con
     std::memcpy(bytes.data(), values.data(), bytes.size());
     return bytes;
   }
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!representable(dtype_, values[i]))
-      throw Error("buffer '" + name_ + "': element " + std::to_string(i) + " (" + std::to_string(values[i]) + ") is not a " +
-                  to_string(dtype_) + " value");
-    const uint16_t w = to_bits(dtype_, values[i]);
-    std::memcpy(bytes.data() + 2 * i, &w, 2);
-  }
+  // In chunks on the host's cores (core/parallel.hpp); an unrepresentable value: the first one's error.
+  const Chunks ch = chunks_of(static_cast<int64_t>(values.size()), int64_t{1} << 18);
+  parallel_for(ch.count, [&](int64_t c) {
+    for (int64_t j = ch.begin(c); j < ch.end(c); ++j) {
+      const size_t i = static_cast<size_t>(j);
+      if (!representable(dtype_, values[i]))
+        throw Error("buffer '" + name_ + "': element " + std::to_string(i) + " (" + std::to_string(values[i]) + ") is not a " +
+                    to_string(dtype_) + " value");
+      const uint16_t w = to_bits(dtype_, values[i]);
+      std::memcpy(bytes.data() + 2 * i, &w, 2);
+    }
+  });
   return bytes;
 }
 
@@ -124,7 +130,10 @@ std::vector<float> GuardedBuffer::decode(const std::vector<uint8_t>& bytes) cons
   if (width_ == 4) {
     std::memcpy(values.data(), bytes.data(), bytes.size());
   } else {
-    for (int64_t i = 0; i < elements_; ++i) values[static_cast<size_t>(i)] = from_bits(dtype_, static_cast<uint16_t>(word(bytes, i)));
+    const Chunks ch = chunks_of(elements_, int64_t{1} << 18);
+    parallel_for(ch.count, [&](int64_t c) {
+      for (int64_t i = ch.begin(c); i < ch.end(c); ++i) values[static_cast<size_t>(i)] = from_bits(dtype_, static_cast<uint16_t>(word(bytes, i)));
+    });
   }
   return values;
 }

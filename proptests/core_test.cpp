@@ -2,16 +2,19 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "check/generators.hpp"
 #include "check/shrink.hpp"
 #include "core/error.hpp"
 #include "proptests/test_support.hpp"
 #include "core/npy.hpp"
+#include "core/parallel.hpp"
 #include "core/random.hpp"
 #include "core/registry.hpp"
 #include "reference/reference.hpp"
@@ -310,4 +313,37 @@ TEST(Generators, ReachTheAwkwardShapes) {
   std::set<std::string> acts;
   for (int i = 0; i < 500; ++i) acts.insert(sample_problem("gemm_bias_act", 1e8, 3, i, 500).value().s("act"));
   EXPECT_EQ(acts.size(), activation_kinds().size());
+}
+
+// core/parallel.hpp: every piece runs once; a failing run rethrows the lowest-numbered piece's
+// exception (a serial loop's first), whichever thread threw first; nested calls run in the caller.
+TEST(Parallel, EveryPieceOnceAndTheFirstPiecesException) {
+  std::vector<int> runs(1000, 0);
+  parallel_for(1000, [&](int64_t c) {
+    ++runs[static_cast<size_t>(c)];
+    parallel_for(3, [&](int64_t) {});  // nested: serial, no threads of threads
+  });
+  for (int r : runs) ASSERT_EQ(r, 1);
+  for (int round = 0; round < 20; ++round) {
+    try {
+      parallel_for(64, [&](int64_t c) {
+        if (c == 40) throw Error("piece 40");
+        if (c == 7) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(round % 3));  // 40 may throw first
+          throw Error("piece 7");
+        }
+      });
+      FAIL() << "no exception";
+    } catch (const Error& e) {
+      EXPECT_STREQ(e.what(), "piece 7");
+    }
+  }
+  const Chunks ch = chunks_of(1000003, 1000);
+  int64_t covered = 0;
+  for (int64_t c = 0; c < ch.count; ++c) {
+    ASSERT_EQ(ch.begin(c), c == 0 ? 0 : ch.end(c - 1));
+    covered += ch.end(c) - ch.begin(c);
+  }
+  EXPECT_EQ(covered, 1000003);
+  EXPECT_EQ(chunks_of(10, 1000).count, 1);
 }

@@ -125,5 +125,40 @@ TEST(ErrorModels, LayerNormJudgesAnInfiniteGammaByClass) {
   EXPECT_FALSE(compare("y", got, ref[0], m).passed);
 }
 
+// compare() judges chunks of elements on the host's cores and joins them in order (core/parallel.hpp):
+// its verdict must be one loop's. Planted errors in different chunks: the counts add up, the message
+// names the first, and the worst element is the first of the two with the largest ratio.
+TEST(Compare, ChunksJoinAsOneLoopOverEveryElement) {
+  const int64_t n = int64_t{3} << 20;  // far more than a chunk (2^16 elements)
+  TensorD ref(Shape{n});
+  TensorF got(Shape{n});
+  for (int64_t i = 0; i < n; ++i) ref[i] = 1.0 + static_cast<double>(i % 7), got[i] = static_cast<float>(ref[i]);
+  ErrorModel model;
+  model.k = 1;
+  model.mag = TensorD(Shape{n});
+  for (int64_t i = 0; i < n; ++i) model.mag[i] = 1.0;
+  const Comparison clean = compare("y", got, ref, model);
+  ASSERT_TRUE(clean.passed) << clean.message;
+  EXPECT_EQ(clean.elements, n);
+  const double unit = error_bounds(ref, model)[0];  // the same bound everywhere ref is 1 (i % 7 == 0)
+  for (const int64_t i : {int64_t{700007}, int64_t{2100000}, int64_t{2800007}}) ASSERT_EQ(i % 7, 0) << i;
+  got[700007] = static_cast<float>(1.0 + 3 * unit);   // ratio ~3, the first error
+  got[2100000] = static_cast<float>(1.0 + 9 * unit);  // ratio ~9: the worst
+  got[2800007] = static_cast<float>(1.0 + 9 * unit);  // the same ratio later: not the worst
+  got[1400000] = NAN;                                  // a class error between them
+  const Comparison c = compare("y", got, ref, model);
+  EXPECT_FALSE(c.passed);
+  EXPECT_EQ(c.mismatches, 4);
+  EXPECT_EQ(c.nonfinite_mismatches, 1);
+  EXPECT_EQ(c.first_index, 700007);
+  EXPECT_NE(c.message.find("element 700007"), std::string::npos) << c.message;
+  EXPECT_EQ(c.worst_index, 1400000);  // the NaN's ratio is infinite
+  got[1400000] = static_cast<float>(ref[1400000]);
+  const Comparison d = compare("y", got, ref, model);
+  EXPECT_EQ(d.mismatches, 3);
+  EXPECT_EQ(d.worst_index, 2100000);
+  EXPECT_EQ(d.worst_ratio, std::abs(static_cast<double>(got[2100000]) - 1.0) / error_bounds(ref, model)[2100000]);
+}
+
 }  // namespace
 }  // namespace plumbline

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "check/error_models.hpp"
+#include "core/parallel.hpp"
 
 namespace plumbline::models {
 
@@ -62,10 +63,9 @@ double log_softmax_mag(const Row& r, int64_t j) {
 template <class F>  // F(row stats, row index) -> void, fills mag
 ErrorModel per_row(const TensorD& x, int64_t rows, int64_t n, F&& fill) {
   ErrorModel m{false, 1, 0, TensorD(x.shape)};
-  for (int64_t i = 0; i < rows; ++i) {
-    if (!finite_row(x.data.data() + i * n, n)) continue;
-    fill(row_stats(x.data.data() + i * n, n), i, m.mag.data.data() + i * n);
-  }
+  parallel_rows(rows, n, [&](int64_t i) {  // rows apart (core/parallel.hpp): the same bits as one by one
+    if (finite_row(x.data.data() + i * n, n)) fill(row_stats(x.data.data() + i * n, n), i, m.mag.data.data() + i * n);
+  });
   return m;
 }
 
@@ -89,7 +89,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
   m["softmax_bwd"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool) {
     const int64_t rows = p.i("m"), n = p.i("n");
     ErrorModel e{false, 1, 0, TensorD(ref[0].shape), TensorD(ref[0].shape)};
-    for (int64_t i = 0; i < rows; ++i) {
+    parallel_rows(rows, n, [&](int64_t i) {
       double dot = 0, abs_dot = 0;
       for (int64_t j = 0; j < n; ++j) dot += in[1][i * n + j] * in[0][i * n + j], abs_dot += std::abs(in[1][i * n + j] * in[0][i * n + j]);
       for (int64_t j = 0; j < n; ++j) {
@@ -97,7 +97,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
         e.mag[k] = std::abs(in[0][k]) * (std::abs(in[1][k]) + std::abs(dot) + (n + 1) * abs_dot) + 2 * std::abs(ref[0][k]);
         e.peak[k] = std::max(e.mag[k], abs_dot);
       }
-    }
+    });
     return moved(e);
   };
   // d_x = d_y - exp(y) * total, total = sum d_y over n terms; exp 3 ulp, product, difference. The sum
@@ -105,7 +105,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
   m["log_softmax_bwd"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool) {
     const int64_t rows = p.i("m"), n = p.i("n");
     ErrorModel e{false, 1, 0, TensorD(ref[0].shape), TensorD(ref[0].shape)};
-    for (int64_t i = 0; i < rows; ++i) {
+    parallel_rows(rows, n, [&](int64_t i) {
       double total = 0, abs_total = 0;
       for (int64_t j = 0; j < n; ++j) total += in[1][i * n + j], abs_total += std::abs(in[1][i * n + j]);
       for (int64_t j = 0; j < n; ++j) {
@@ -115,7 +115,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
                    2 * std::abs(ref[0][k]);
         e.peak[k] = std::max(e.mag[k], abs_total);
       }
-    }
+    });
     return moved(e);
   };
   // loss = -(1/b) sum t_ij ls_ij: each ls_ij carries log_softmax_mag, the b*c products and the sum
@@ -141,8 +141,8 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
     const bool soft = p.s("labels") == "soft";
     const double scale = std::abs(in[2][0]) / static_cast<double>(b);
     ErrorModel e{false, 1, 0, TensorD(ref[0].shape)};
-    for (int64_t i = 0; i < b; ++i) {
-      if (!finite_row(in[0].data.data() + i * c, c)) continue;
+    parallel_rows(b, c, [&](int64_t i) {
+      if (!finite_row(in[0].data.data() + i * c, c)) return;
       const Row r = row_stats(in[0].data.data() + i * c, c);
       double weights = 0;
       for (int64_t j = 0; j < c; ++j) weights += soft ? std::abs(in[1][i * c + j]) : (static_cast<int64_t>(in[1][i]) == j ? 1.0 : 0.0);
@@ -151,7 +151,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
         e.mag[i * c + j] = scale * (weights * (softmax_mag(r, j) + kUnderflow) + r.y[j] * (c + 2) * weights + std::abs(t)) +
                            3 * std::abs(ref[0][i * c + j]);
       }
-    }
+    });
     return moved(e);
   };
 }
