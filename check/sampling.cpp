@@ -12,6 +12,7 @@
 
 #include "check/error_models.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "core/registry.hpp"
 #include "reference/reference.hpp"
 
@@ -175,6 +176,8 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
   std::exception_ptr failure;
   std::mutex progress_mutex;
   auto worker = [&] {
+    const bool was = detail::in_parallel_region;
+    detail::in_parallel_region = true;  // the references and comparisons inside run serially (core/parallel.hpp)
     for (size_t j; (j = next++) < jobs.size();) {
       try {
         results[j] = check_unit(plan.kinds[jobs[j].kind], jobs[j].unit, got, ints);
@@ -189,6 +192,7 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
         progress(d, static_cast<int64_t>(jobs.size()));
       }
     }
+    detail::in_parallel_region = was;
   };
   std::vector<std::thread> pool;
   for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
