@@ -169,36 +169,19 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
   const double memory = available_bytes();
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
   if (memory > 0) threads = std::min(threads, static_cast<size_t>(std::max(1.0, memory / 2 / std::max(slice_bytes, 1.0))));
-  threads = std::min(threads, jobs.size());
-  std::atomic<size_t> next{0};
   std::atomic<int64_t> done{0};
-  std::mutex failure_mutex;
-  std::exception_ptr failure;
   std::mutex progress_mutex;
-  auto worker = [&] {
-    const bool was = detail::in_parallel_region;
-    detail::in_parallel_region = true;  // the references and comparisons inside run serially (core/parallel.hpp)
-    for (size_t j; (j = next++) < jobs.size();) {
-      try {
-        results[j] = check_unit(plan.kinds[jobs[j].kind], jobs[j].unit, got, ints);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = jobs.size();
-      }
-      const int64_t d = ++done;
-      if (progress) {
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        progress(d, static_cast<int64_t>(jobs.size()));
-      }
-    }
-    detail::in_parallel_region = was;
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  parallel_for(
+      static_cast<int64_t>(jobs.size()),
+      [&](int64_t j) {  // the references and comparisons inside run serially (core/parallel.hpp)
+        results[static_cast<size_t>(j)] = check_unit(plan.kinds[jobs[j].kind], jobs[j].unit, got, ints);
+        const int64_t d = ++done;
+        if (progress) {
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          progress(d, static_cast<int64_t>(jobs.size()));
+        }
+      },
+      static_cast<int64_t>(threads));
 
   // In unit order, so the verdict and its message do not depend on the threads.
   int64_t zero_where_nonzero = 0, nonzero_refs = 0;

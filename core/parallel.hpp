@@ -19,14 +19,16 @@ namespace detail {
 inline thread_local bool in_parallel_region = false;  // nested calls run serially: no threads of threads
 }
 
-// Runs f(c) for every c in [0, count), on up to the host's hardware threads when count > 1 and not
-// already inside parallel_for (check/sampling.cpp's workers call references that call this). Where
+// Runs f(c) for every c in [0, count), on up to the host's hardware threads (at most max_threads, where
+// given) when count > 1 and not already inside parallel_for (check/sampling.cpp's units call references
+// that call it: those run serially inside). Where
 // pieces throw, the exception of the lowest-numbered one is rethrown after every thread has stopped:
 // pieces are taken in order and every piece below a failing one runs to its end, so that is the
 // exception a serial loop would have thrown first (the same message whatever the threads).
 template <class F>
-void parallel_for(int64_t count, F&& f) {
-  const int64_t threads = std::min<int64_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+void parallel_for(int64_t count, F&& f, int64_t max_threads = 0) {
+  int64_t threads = std::min<int64_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+  if (max_threads > 0) threads = std::min(threads, max_threads);
   if (threads <= 1 || detail::in_parallel_region) {
     for (int64_t c = 0; c < count; ++c) f(c);
     return;
