@@ -141,9 +141,14 @@ float from_bits(DType d, uint16_t bits) {
 
 float round_to(DType d, float x) { return d == DType::F32 ? x : from_bits(d, to_bits(d, x)); }
 
+bool exact_bits(DType d, float x, uint16_t* word) {
+  *word = to_bits(d, x);
+  return std::isnan(x) || bits_of(from_bits(d, *word)) == bits_of(x);
+}
+
 bool representable(DType d, float x) {
-  if (std::isnan(x) || d == DType::F32) return true;
-  return bits_of(round_to(d, x)) == bits_of(x);
+  uint16_t word;
+  return d == DType::F32 || exact_bits(d, x, &word);
 }
 
 }  // namespace plumbline

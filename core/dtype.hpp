@@ -33,5 +33,8 @@ uint16_t to_bits(DType d, float x);
 float from_bits(DType d, uint16_t bits);
 // Whether x is a value of the format (NaN counts).
 bool representable(DType d, float x);
+// The word of x into *word (to_bits), and whether x is a value of the format (representable): one
+// rounding for both, where a buffer's upload asked each of every element.
+bool exact_bits(DType d, float x, uint16_t* word);
 
 }  // namespace plumbline

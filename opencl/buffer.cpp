@@ -85,10 +85,10 @@ std::vector<uint8_t> GuardedBuffer::encode(const std::vector<float>& values) con
   parallel_for(ch.count, [&](int64_t c) {
     for (int64_t j = ch.begin(c); j < ch.end(c); ++j) {
       const size_t i = static_cast<size_t>(j);
-      if (!representable(dtype_, values[i]))
+      uint16_t w;
+      if (!exact_bits(dtype_, values[i], &w))
         throw Error("buffer '" + name_ + "': element " + std::to_string(i) + " (" + std::to_string(values[i]) + ") is not a " +
                     to_string(dtype_) + " value");
-      const uint16_t w = to_bits(dtype_, values[i]);
       std::memcpy(bytes.data() + 2 * i, &w, 2);
     }
   });
