@@ -69,12 +69,19 @@ inline Chunks chunks_of(int64_t n, int64_t grain) {
   return Chunks{n, std::clamp<int64_t>(n / std::max<int64_t>(grain, 1), 1, 4 * threads)};
 }
 
-// f(i) for every i in [0, n): rows of `cost` items each, in chunks of at least 2^16 items of work.
+// f(begin, end) over ranges that cover [0, n): rows of `cost` items each, at least 2^16 items of work a
+// range (a range's scratch is allocated once for its rows).
+template <class F>
+void parallel_row_ranges(int64_t n, int64_t cost, F&& f) {
+  const Chunks ch = chunks_of(n, (int64_t{1} << 16) / std::max<int64_t>(cost, 1) + 1);
+  parallel_for(ch.count, [&](int64_t c) { f(ch.begin(c), ch.end(c)); });
+}
+
+// f(i) for every i in [0, n), as parallel_row_ranges.
 template <class F>
 void parallel_rows(int64_t n, int64_t cost, F&& f) {
-  const Chunks ch = chunks_of(n, (int64_t{1} << 16) / std::max<int64_t>(cost, 1) + 1);
-  parallel_for(ch.count, [&](int64_t c) {
-    for (int64_t i = ch.begin(c); i < ch.end(c); ++i) f(i);
+  parallel_row_ranges(n, cost, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) f(i);
   });
 }
 

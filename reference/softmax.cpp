@@ -114,13 +114,15 @@ std::vector<Tensor<T>> cross_entropy_bwd(const Problem& p, const std::vector<Ten
   const int64_t b = p.i("b"), c = p.i("c");
   const T scale = in[2][0] / static_cast<T>(b);
   Tensor<T> d(in[0].shape);
-  parallel_rows(b, c, [&](int64_t i) {  // a bad target: the first row's error, as one by one
+  parallel_row_ranges(b, c, [&](int64_t begin, int64_t end) {  // a bad target: the first row's error, as one by one
     std::vector<T> w(static_cast<size_t>(c)), ls(static_cast<size_t>(c));
-    target_row(p, in[1], i, w);
-    log_softmax_row(in[0].data.data() + i * c, ls.data(), c);
-    T wsum = 0;
-    for (int64_t j = 0; j < c; ++j) wsum += w[j];
-    for (int64_t j = 0; j < c; ++j) d[i * c + j] = scale * (std::exp(ls[j]) * wsum - w[j]);
+    for (int64_t i = begin; i < end; ++i) {
+      target_row(p, in[1], i, w);
+      log_softmax_row(in[0].data.data() + i * c, ls.data(), c);
+      T wsum = 0;
+      for (int64_t j = 0; j < c; ++j) wsum += w[j];
+      for (int64_t j = 0; j < c; ++j) d[i * c + j] = scale * (std::exp(ls[j]) * wsum - w[j]);
+    }
   });
   return moved(d);
 }
