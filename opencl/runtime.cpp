@@ -52,20 +52,11 @@ namespace {
 // NVIDIA's OpenCL compiler writes PTX for `.target sm_90` on Hopper, where Hopper's warpgroup
 // instructions (wgmma) need sm_90a. A kernel writes such an instruction as inline PTX behind the marker
 // `//SM90A: ` (a PTX comment, so that the first build passes, with the instruction's registers
-// allocated from its asm operands); this returns the program's PTX with the markers removed and the
-// target set to sm_90a, or nothing where the program has no marker (every program but the wgmma
-// variants'). Asked on NVIDIA's platform only.
-std::vector<unsigned char> sm90a_ptx(const cl::Program& program) {
+// allocated from its asm operands); this removes the markers and sets the target to sm_90a, or leaves
+// a program without a marker (every program but the wgmma variants') as it is.
+bool to_sm90a(std::string& ptx) {
   static const std::string marker = "//SM90A: ", target = ".target sm_90";  // then "," or the line's end
-  std::vector<std::vector<unsigned char>> binaries;
-  try {
-    binaries = program.getInfo<CL_PROGRAM_BINARIES>();
-  } catch (const cl::Error&) {
-    return {};
-  }
-  if (binaries.empty()) return {};
-  std::string ptx(binaries[0].begin(), binaries[0].end());
-  if (ptx.find(marker) == std::string::npos) return {};
+  if (ptx.find(marker) == std::string::npos) return false;
   const size_t at = ptx.find(target);
   const char after = at == std::string::npos || at + target.size() >= ptx.size() ? 'x' : ptx[at + target.size()];
   if (after != ',' && after != '\n' && after != ' ') {
@@ -76,12 +67,55 @@ std::vector<unsigned char> sm90a_ptx(const cl::Program& program) {
   }
   ptx.insert(at + target.size(), "a");
   for (size_t p = ptx.find(marker); p != std::string::npos; p = ptx.find(marker, p)) ptx.erase(p, marker.size());
+  return true;
+}
+
+// The program's PTX rewritten for a second build (sm_90a's instructions, a register cap), or nothing
+// where it needs none. Asked on NVIDIA's platform only.
+std::vector<unsigned char> rewritten_ptx(const cl::Program& program, const std::string& options) {
+  std::vector<std::vector<unsigned char>> binaries;
+  try {
+    binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+  } catch (const cl::Error&) {
+    return {};
+  }
+  if (binaries.empty()) return {};
+  std::string ptx(binaries[0].begin(), binaries[0].end());
+  bool rewritten = to_sm90a(ptx);
+  if (const int registers = max_registers_define(options); registers > 0) {
+    ptx = ptx_with_max_registers(ptx, registers);
+    rewritten = true;
+  }
+  if (!rewritten) return {};
   while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();  // the binary's terminator, put back below
   ptx.push_back('\0');
   return {ptx.begin(), ptx.end()};
 }
 
 }  // namespace
+
+int max_registers_define(const std::string& options) {
+  static const std::string name = "-DMAX_REGISTERS=";
+  const size_t at = options.rfind(name);  // the last one, as the compiler takes a repeated define
+  if (at == std::string::npos) return 0;
+  const size_t from = at + name.size(), to = options.find_first_of(" \t", from);
+  const std::string value = options.substr(from, to == std::string::npos ? std::string::npos : to - from);
+  if (value.empty() || value.size() > 3 || value.find_first_not_of("0123456789") != std::string::npos || std::stoi(value) > 255)
+    throw Error("MAX_REGISTERS=" + value + ": a register cap is a whole number from 0 (none) to 255");
+  return std::stoi(value);
+}
+
+std::string ptx_with_max_registers(std::string ptx, int registers) {
+  const std::string directive = ".maxnreg " + std::to_string(registers) + "\n";
+  for (size_t at = ptx.find(".entry "); at != std::string::npos; at = ptx.find(".entry ", at + 7)) {
+    const size_t body = ptx.find('{', at);  // after the parameters and the entry's directives (.reqntid, ...)
+    if (body == std::string::npos) break;
+    if (const size_t own = ptx.find(".maxnreg", at); own != std::string::npos && own < body) continue;  // its own cap stands
+    ptx.insert(body, directive);
+    at = body + directive.size();
+  }
+  return ptx;
+}
 
 std::optional<size_t> ptx_local_bytes(const std::string& ptx, const std::string& entry) {
   if (ptx.find(".target sm_") == std::string::npos) return std::nullopt;
@@ -169,13 +203,13 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
                 error_name(e.err()) + "; build log:\n" + log_of(program));
   }
   const bool nvidia = device_.platform_name.find("NVIDIA") != std::string::npos;  // binaries elsewhere are no PTX
-  if (const auto ptx = nvidia ? sm90a_ptx(program) : std::vector<unsigned char>{}; !ptx.empty()) {
-    // The second pass: the PTX with its sm_90a instructions, built as a program binary.
+  if (const auto ptx = nvidia ? rewritten_ptx(program, options) : std::vector<unsigned char>{}; !ptx.empty()) {
+    // The second pass: the PTX with its sm_90a instructions or register cap, built as a program binary.
     cl::Program rewritten(context_, {device_.device}, cl::Program::Binaries{ptx});
     try {
       rewritten.build({device_.device}, options.c_str());
     } catch (const cl::Error& e) {
-      throw Error("building " + what + "'s sm_90a PTX (its //SM90A: lines) failed on " + device_.selector + " (" +
+      throw Error("building " + what + "'s rewritten PTX (its //SM90A: lines, or MAX_REGISTERS) failed on " + device_.selector + " (" +
                   device_.name + ") with " + error_name(e.err()) + "; build log:\n" + log_of(rewritten));
     }
     program = rewritten;

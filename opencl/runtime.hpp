@@ -91,6 +91,15 @@ class Runtime {
   std::map<std::string, cl::Program> programs_;  // program(): by file and options
 };
 
+// A plan's register cap on NVIDIA: the define MAX_REGISTERS=N (docs/kernel-abi.md) in a program's build
+// options, 0 where there is none; an error for anything but 0-255. OpenCL has no launch bounds, and
+// NVIDIA's OpenCL builds -cl-nv-maxrregcount=N and ignores it (docs/performance.md, "Tried and
+// dropped"), so the runtime writes N into the PTX as `.maxnreg N` before each kernel's body (an entry
+// with its own keeps it) and builds that PTX again: ptxas then keeps a work-item within N registers,
+// spilling if it must, so that a multiprocessor holds as many work-groups as N allows.
+int max_registers_define(const std::string& options);
+std::string ptx_with_max_registers(std::string ptx, int registers);
+
 // The local memory that `entry` declares in a program's PTX (NVIDIA's program binary): its `.shared`
 // arrays (named ENTRY_$_...), laid out in order at their alignments. NVIDIA's CL_KERNEL_LOCAL_MEM_SIZE
 // counts an array's alignment as padding besides (wgmma's 1024-aligned slabs: 1024 bytes over), where

@@ -121,6 +121,32 @@ TEST(LocalMemory, CountedFromThePtxDeclarationsOfTheEntry) {
   EXPECT_EQ(ptx_local_bytes("\x7f" "ELF not PTX", "gemm"), std::nullopt);
 }
 
+// A plan's MAX_REGISTERS=N reaches ptxas as `.maxnreg N` on each kernel, before its body and after its
+// own directives; a kernel with a cap of its own keeps it, and a bad value is an error that names it.
+TEST(RegisterCap, MaxnregBeforeEachKernelsBody) {
+  EXPECT_EQ(max_registers_define("-DROW_WG=256 -DMAX_REGISTERS=64 -DQUAD_UNROLL=4"), 64);
+  EXPECT_EQ(max_registers_define("-DMAX_REGISTERS=80 -DMAX_REGISTERS=64"), 64);  // the last, as the compiler takes it
+  EXPECT_EQ(max_registers_define("-DROW_WG=256"), 0);
+  EXPECT_EQ(max_registers_define("-DMAX_REGISTERS=0"), 0);
+  for (const char* bad : {"-DMAX_REGISTERS=", "-DMAX_REGISTERS=64k", "-DMAX_REGISTERS=-1", "-DMAX_REGISTERS=256"}) {
+    try {
+      max_registers_define(bad);
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("MAX_REGISTERS="), std::string::npos) << e.what();
+    }
+  }
+  const std::string ptx = ".version 8.0\n.target sm_90\n"
+                          ".entry held(\n.param .u64 held_param_0\n)\n.reqntid 256, 1, 1\n{\nret;\n}\n"
+                          ".entry own(\n)\n.maxnreg 32\n{\nret;\n}\n"
+                          ".entry plain(\n)\n{\nret;\n}\n";
+  EXPECT_EQ(ptx_with_max_registers(ptx, 64),
+            ".version 8.0\n.target sm_90\n"
+            ".entry held(\n.param .u64 held_param_0\n)\n.reqntid 256, 1, 1\n.maxnreg 64\n{\nret;\n}\n"
+            ".entry own(\n)\n.maxnreg 32\n{\nret;\n}\n"
+            ".entry plain(\n)\n.maxnreg 64\n{\nret;\n}\n");
+}
+
 TEST(Errors, NamedCodesAndHints) {
   EXPECT_EQ(error_name(CL_OUT_OF_RESOURCES), "CL_OUT_OF_RESOURCES (-5)");
   EXPECT_EQ(error_name(CL_INVALID_KERNEL_NAME), "CL_INVALID_KERNEL_NAME (-46)");
