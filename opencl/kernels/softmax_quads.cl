@@ -212,7 +212,18 @@ void resident_stats(__global const real_t* row, int n, float4* v, float2* edge, 
         ST_QUAD(out_row, j, o_, aligned_);                                                             \
       }                                                                                                \
     }                                                                                                  \
-    for (int q_ = lid_ + ROW_QUADS * ROW_WG; q_ < quads_; q_ += ROW_WG) { /* past the registers */    \
+    /* past the registers: QUAD_UNROLL loads before their stores (the compiler may not hoist a load */ \
+    /* over a store to a buffer that may alias); a load a store, each waited a whole round trip */     \
+    int q_ = lid_ + ROW_QUADS * ROW_WG;                                                                \
+    for (; q_ + (QUAD_UNROLL - 1) * ROW_WG < quads_; q_ += QUAD_UNROLL * ROW_WG) {                     \
+      float4 r_[QUAD_UNROLL];                                                                          \
+      _Pragma("unroll") for (int u = 0; u < QUAD_UNROLL; ++u) r_[u] = LD4(x_row + head_ + 4 * (q_ + u * ROW_WG)); \
+      _Pragma("unroll") for (int u = 0; u < QUAD_UNROLL; ++u) {                                        \
+        const int j = head_ + 4 * (q_ + u * ROW_WG);                                                   \
+        ST_QUAD(out_row, j, F4(r_[u], j), aligned_);                                                   \
+      }                                                                                                \
+    }                                                                                                  \
+    for (; q_ < quads_; q_ += ROW_WG) {                                                                \
       const int j = head_ + 4 * q_;                                                                    \
       ST_QUAD(out_row, j, F4(LD4(x_row + j), j), aligned_);                                          \
     }                                                                                                  \
