@@ -11,13 +11,13 @@ P=$PWD/.gpu/plumbline
 T0=$(date +%s)
 left() { echo $(($1 - $(date +%s) + T0)); }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $O/gpu.log
-timeout $(left 380) bash bench/side_by_side.sh $P $O/sbs python3 0.01 --batch rows --batch elementwise --batch pooling --batch unet_groupnorm > $O/sbs.log 2>&1
+timeout $(left 370) bash bench/side_by_side.sh $P $O/sbs python3 0.01 --batch bench/batches/rows.batch --batch bench/batches/elementwise.batch --batch bench/batches/pooling.batch --batch bench/batches/unet_groupnorm.batch > $O/sbs.log 2>&1
 echo "sbs rc $?"
 for j in $O/sbs/*/ours.json; do python3 bench/results/h100-2026-11-28c/copy_share.py $j; done > $O/share.txt 2>&1
 cat $O/sbs/side_by_side.md 2>/dev/null | cut -c1-200
 TB=/opt/torch/.venv/lib/python3.12/site-packages/triton/backends/nvidia/bin
 for f in /tmp/plc/*; do
-  [ $(left 450) -gt 5 ] || break
+  [ $(left 440) -gt 5 ] || break
   python3 - "$f" /tmp/s.ptx <<'PY' || continue
 import sys
 t = open(sys.argv[1], 'rb').read(); i = t.find(b'.version')
