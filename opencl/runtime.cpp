@@ -72,7 +72,7 @@ bool to_sm90a(std::string& ptx) {
 
 // The program's PTX rewritten for a second build (sm_90a's instructions, a register cap), or nothing
 // where it needs none. Asked on NVIDIA's platform only.
-std::vector<unsigned char> rewritten_ptx(const cl::Program& program, const std::string& options) {
+std::vector<unsigned char> rewritten_ptx(const cl::Program& program, int max_registers) {
   std::vector<std::vector<unsigned char>> binaries;
   try {
     binaries = program.getInfo<CL_PROGRAM_BINARIES>();
@@ -82,8 +82,8 @@ std::vector<unsigned char> rewritten_ptx(const cl::Program& program, const std::
   if (binaries.empty()) return {};
   std::string ptx(binaries[0].begin(), binaries[0].end());
   bool rewritten = to_sm90a(ptx);
-  if (const int registers = max_registers_define(options); registers > 0) {
-    ptx = ptx_with_max_registers(ptx, registers);
+  if (max_registers > 0) {
+    ptx = ptx_with_max_registers(ptx, max_registers);
     rewritten = true;
   }
   if (!rewritten) return {};
@@ -165,6 +165,13 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
   // Every program sees the device's features as defines (FEATURE_NVIDIA_SM80=1, ...): storage.h picks an
   // instruction the device has where portable code would do the same in several (docs/kernel-abi.md).
   const std::string options = given_options + feature_defines();
+  const int max_registers = [&] {  // a bad cap is an error on every device; NVIDIA's alone applies it
+    try {
+      return max_registers_define(options);
+    } catch (const Error& e) {
+      throw Error("building " + what + " with " + given_options + ": " + e.what());
+    }
+  }();
   const std::string key = "plumbline program cache v1\n" + device_.platform_name + "\n" + device_.platform_version +
                           "\n" + device_.name + "\n" + device_.driver_version + "\n" + options + "\n" + source;
   const std::string dir = cache_dir();
@@ -203,7 +210,7 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
                 error_name(e.err()) + "; build log:\n" + log_of(program));
   }
   const bool nvidia = device_.platform_name.find("NVIDIA") != std::string::npos;  // binaries elsewhere are no PTX
-  if (const auto ptx = nvidia ? rewritten_ptx(program, options) : std::vector<unsigned char>{}; !ptx.empty()) {
+  if (const auto ptx = nvidia ? rewritten_ptx(program, max_registers) : std::vector<unsigned char>{}; !ptx.empty()) {
     // The second pass: the PTX with its sm_90a instructions or register cap, built as a program binary.
     cl::Program rewritten(context_, {device_.device}, cl::Program::Binaries{ptx});
     try {
