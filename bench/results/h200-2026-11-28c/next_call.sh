@@ -2,7 +2,9 @@
 # defaults for every operator but two (layer_norm_bwd 0.1646 ms there, 0.0805 on the H100 with its
 # entry). (1) The H100's entries read as the H200's, against the H200's own database, on issue 15's
 # list (one bench each, medians compared by hand or with bench/compare.py); (2) the rows batch beside
-# PyTorch that call 3 cut off, with a longer limit (its checks took most of call 3's 370 s).
+# PyTorch that call 3 cut off, with a longer limit (its checks took most of call 3's 370 s); (3) the
+# backwards' `resident` (7b8b88d, listed after `wide` until timed) against `wide`: if it wins, move it
+# before `wide` in softmax.plan.
 set -u
 echo /usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export LD_LIBRARY_PATH=$PWD/.gpu PLUMBLINE_CACHE_DIR=/tmp/plc PLUMBLINE_KERNEL_DIR=$PWD/opencl/kernels
@@ -20,5 +22,10 @@ for db in opencl/tuning /tmp/as200; do
 done
 python3 bench/compare.py $O/tuning.json $O/as200.json 2>&1 | tee $O/compare.txt
 export PLUMBLINE_TUNING_DIR=$PWD/opencl/tuning
+for v in wide resident; do
+  timeout 120 $P bench $B --variant $v --json $O/bwd_$v.json --problem log_softmax_bwd:m=2048,n=32000 --problem softmax_bwd:m=2048,n=32000 \
+    --problem log_softmax_bwd:m=2048,n=32000,dtype=bf16 --problem log_softmax_bwd:m=1024,n=50257 > $O/bwd_$v.log 2>&1; echo "$v rc $?"
+  python3 bench/results/h100-2026-11-28c/copy_share.py $O/bwd_$v.json | tee -a $O/bwd_share.txt
+done
 timeout 300 bash bench/side_by_side.sh $P $O/rows python3 0.01 --batch bench/batches/rows.batch > $O/rows.log 2>&1; echo "rows rc $?"
 cd $OUT && tar -czf n1.tgz n1 && rm -rf n1
