@@ -6,7 +6,8 @@
 // u * ROW_WG + lid (its own: no barrier between the store and the load), and converts them again for the
 // outputs. The slots and the statistics' ROW_WG pairs fit 48 KiB (the plan's require), so four
 // work-groups share a multiprocessor's 228 KiB, if their registers let them: the plan caps them at 64
-// (MAX_REGISTERS, docs/kernel-abi.md; ptxas gave bf16 80, f16 100, so three and two work-groups ran). REG_QUADS more quads a work-item may stay in registers
+// (MAX_REGISTERS, docs/kernel-abi.md; uncapped, ptxas gives 80, three work-groups, and gave f16 100,
+// two, before stop 57 grouped the tail's loads). REG_QUADS more quads a work-item may stay in registers
 // as loaded (quad lid + u * ROW_WG for u from HELD_QUADS on). A row longer than both hold (4 *
 // (HELD_QUADS + REG_QUADS) * ROW_WG values: 23552 at the defaults) streams its remaining quads through
 // the statistics as `quads` does and reads them again for the outputs. On the H100 over 4096 x 32000
