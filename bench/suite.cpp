@@ -108,7 +108,10 @@ void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, i
       std::snprintf(key, sizeof key, "step_%02zu ", i + 1);
       st.counters[key + entries[i]] = 1e3 * step_total[i] / static_cast<double>(st.iterations());
     }
-  const std::string variant = "variant " + c.device->checker->select(c.problem).name;
+  const std::string chosen = c.device->checker->select(c.problem).name;
+  const auto& borrowed = c.device->checker->kernels(c.problem.op()).borrowed;
+  const auto from = borrowed.find(chosen);  // an entry of another device of this architecture: say whose
+  const std::string variant = "variant " + chosen + (from == borrowed.end() ? "" : " (" + from->second + "'s entry)");
   st.SetLabel(c.check.sampled.empty() ? variant : variant + ", sampled check");
 }
 

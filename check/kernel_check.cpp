@@ -49,10 +49,11 @@ KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::
     for (const auto& c : v.classes) classes.push_back(c.name);
     if (classes.empty()) classes.push_back("all");
     for (const auto& cls : classes) {
-      const plans::TuningEntry* e = plans::find_tuning(db, dev.name, dev.driver_version, op, v.name, cls);
+      const plans::TuningEntry* e = plans::find_tuning(db, dev.name, dev.driver_version, dev.architecture, op, v.name, cls);
       if (!e) continue;
       if (e->off) {
         k.off.insert(v.name + "@" + cls);
+        if (e->device != dev.name) k.borrowed[v.name + "@" + cls] = e->device;
         continue;
       }
       plans::Variant tuned;
@@ -63,6 +64,7 @@ KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::
       }
       if (const std::string unmet = tuned.unmet_requirement(); !unmet.empty()) throw Error(e->where.str() + ": " + unmet);
       tuned.name = v.name + "@" + cls;
+      if (e->device != dev.name) k.borrowed[tuned.name] = e->device;
       k.tuned[tuned.name] = k.all.size();
       k.all.push_back(std::move(tuned));
     }

@@ -37,6 +37,7 @@ struct KernelVariants {
   std::set<std::string> off;            // "variant@class" passed over on this device (an `off` entry)
   std::set<std::string> other_devices;  // variants shaped for other device types (a `devices` line), passed over alike
   std::map<std::string, std::string> unavailable;  // variant -> the features it needs that this device lacks: not run at all
+  std::map<std::string, std::string> borrowed;     // "variant@class" -> the device of the same architecture whose entry it took
 };
 KernelVariants kernel_variants(const plans::KernelSource& source, const std::string& op, const ocl::DeviceInfo& device);
 // "matmul/mma needs nvidia_sm80, which pocl:0 (...) lacks ...": why k has nothing to run on device.

@@ -108,11 +108,13 @@ std::vector<DeviceInfo> list_devices() {
           constexpr cl_device_info kComputeCapabilityMajorNv = 0x4000;  // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
           constexpr cl_device_info kComputeCapabilityMinorNv = 0x4001;  // CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV
           cl_uint major = 0, minor = 0;
-          if (clGetDeviceInfo(d(), kComputeCapabilityMajorNv, sizeof major, &major, nullptr) == CL_SUCCESS && major >= 8)
-            info.features.push_back("nvidia_sm80");
-          // sm_90a's instructions (wgmma) run on compute capability 9.0 only, not on later GPUs.
-          if (major == 9 && clGetDeviceInfo(d(), kComputeCapabilityMinorNv, sizeof minor, &minor, nullptr) == CL_SUCCESS && minor == 0)
-            info.features.push_back("nvidia_sm90a");
+          if (clGetDeviceInfo(d(), kComputeCapabilityMajorNv, sizeof major, &major, nullptr) == CL_SUCCESS &&
+              clGetDeviceInfo(d(), kComputeCapabilityMinorNv, sizeof minor, &minor, nullptr) == CL_SUCCESS && major > 0) {
+            if (major >= 8) info.features.push_back("nvidia_sm80");
+            // sm_90a's instructions (wgmma) run on compute capability 9.0 only, not on later GPUs.
+            if (major == 9 && minor == 0) info.features.push_back("nvidia_sm90a");
+            info.architecture = "NVIDIA sm_" + std::to_string(major) + std::to_string(minor);
+          }
         }
         return 0;
       });

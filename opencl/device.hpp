@@ -30,6 +30,10 @@ struct DeviceInfo {
   // wgmma no other generation has; read through cl_nv_device_attribute_query), "local_mem_48k" where
   // CL_DEVICE_LOCAL_MEM_SIZE is 48 KiB or more.
   std::vector<std::string> features;
+  // The architecture, where the driver names one: "NVIDIA sm_90" (compute capability 9.0: the H100 and
+  // the H200 alike) on NVIDIA's OpenCL; empty elsewhere. A device without a tuning entry of its own
+  // takes one of a device of the same architecture (plans/tuning.hpp).
+  std::string architecture;
   cl::Device device;
   cl::Platform platform;
 };

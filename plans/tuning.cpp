@@ -34,6 +34,11 @@ const char* kHeader =
     "# plumbline's tuning database (docs/tuning.md): written by `plumbline tune`, reviewed like code.\n"
     "# device | driver | op | variant | class | defines | evidence\n";
 
+const char* kArchitecturesHeader =
+    "# plumbline's tuning database (docs/tuning.md): each device's architecture, written by `plumbline tune`.\n"
+    "# A device without an entry of its own takes the entry of a device of the same architecture.\n"
+    "# device | architecture\n";
+
 }  // namespace
 
 std::string TuningEntry::defines_text() const {
@@ -52,7 +57,41 @@ std::string tuning_dir() {
   return env && *env ? env : default_tuning_dir();
 }
 
+std::map<std::string, std::string> read_architectures(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  const fs::path path = fs::path(dir) / "architectures";
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (trim(line).empty() || trim(line)[0] == '#') continue;
+    const Where w{path.string(), n};
+    const auto f = fields(line);
+    if (f.size() != 2 || f[0].empty() || f[1].empty())
+      throw Error(w.str() + ": a line of `architectures` is 'device | architecture' (e.g. 'NVIDIA H200 | NVIDIA sm_90')");
+    if (!out.emplace(f[0], f[1]).second) throw Error(w.str() + ": device '" + f[0] + "' is named twice");
+  }
+  return out;
+}
+
+void merge_architecture(const std::string& dir, const std::string& device, const std::string& architecture) {
+  if (trim(device).empty() || trim(architecture).empty() || device.find(" | ") != std::string::npos || architecture.find('\n') != std::string::npos)
+    throw Error("cannot name architecture '" + architecture + "' for device '" + device + "' in " + dir + "/architectures");
+  auto known = read_architectures(dir);
+  if (known.count(device) && known[device] == architecture) return;
+  known[device] = architecture;
+  fs::create_directories(dir);
+  const std::string path = (fs::path(dir) / "architectures").string(), tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw Error("cannot write " + tmp);
+    out << kArchitecturesHeader;
+    for (const auto& [d, a] : known) out << d << " | " << a << "\n";
+  }
+  fs::rename(tmp, path);
+}
+
 std::vector<TuningEntry> read_tuning(const std::string& dir) {
+  const auto architectures = read_architectures(dir);
   std::vector<fs::path> files;
   if (fs::is_directory(dir))
     for (const auto& e : fs::directory_iterator(dir))
@@ -69,7 +108,8 @@ std::vector<TuningEntry> read_tuning(const std::string& dir) {
       const Where w{f.string(), n};
       const auto fs_ = fields(line);
       if (fs_.size() != 7) throw Error(w.str() + ": a tuning entry has 7 fields separated by ' | ' (device | driver | op | variant | class | defines | evidence), this line has " + std::to_string(fs_.size()));
-      TuningEntry e{fs_[0], fs_[1], fs_[2], fs_[3], fs_[4], {}, fs_[5] == "off", fs_[6], w};
+      TuningEntry e{fs_[0], fs_[1], fs_[2], fs_[3], fs_[4], {}, fs_[5] == "off", fs_[6], {}, w};
+      if (auto a = architectures.find(e.device); a != architectures.end()) e.architecture = a->second;
       std::istringstream ds(e.off ? std::string() : fs_[5]);
       std::string d;
       while (ds >> d) {
@@ -97,14 +137,20 @@ const std::vector<TuningEntry>& tuning_database() {
 }
 
 const TuningEntry* find_tuning(const std::vector<TuningEntry>& db, const std::string& device, const std::string& driver,
-                               const std::string& op, const std::string& variant, const std::string& shape_class) {
-  const TuningEntry* other_driver = nullptr;
+                               const std::string& architecture, const std::string& op, const std::string& variant,
+                               const std::string& shape_class) {
+  // In order of preference: this device and driver, this device, this architecture and driver, this architecture.
+  const TuningEntry* best[4] = {};
   for (const auto& e : db) {
-    if (e.device != device || e.op != op || e.variant != variant || e.shape_class != shape_class) continue;
-    if (e.driver == driver) return &e;
-    if (!other_driver) other_driver = &e;
+    if (e.op != op || e.variant != variant || e.shape_class != shape_class) continue;
+    const bool own = e.device == device;
+    if (!own && (architecture.empty() || e.architecture != architecture)) continue;
+    const int rank = (own ? 0 : 2) + (e.driver == driver ? 0 : 1);
+    if (!best[rank]) best[rank] = &e;
   }
-  return other_driver;
+  for (const TuningEntry* e : best)
+    if (e) return e;
+  return nullptr;
 }
 
 std::string tuning_file_name(const std::string& device) {

@@ -10,7 +10,11 @@
 // the plan whose condition holds runs instead (a variant faster on one device and slower on another;
 // the evidence gives both times). `--variant` still runs it, and check still covers it.
 // A launch takes the entry of its device and driver; else one of its device with another driver; else
-// the plan's defaults.
+// one of a device of the same architecture (the same driver first: CLBlast's fallback, so that an H200
+// runs the H100's entries until it has its own); else the plan's defaults. The folder's file
+// `architectures` names each device's architecture (`device | architecture` lines, written by
+// `plumbline tune`); a device it does not name, or one whose driver names none, borrows nothing.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +28,7 @@ struct TuningEntry {
   std::vector<std::pair<std::string, std::string>> defines;
   bool off = false;      // the defines field is `off`: the variant is passed over on this device
   std::string evidence;  // what the tuner measured, for the reviewer
+  std::string architecture;  // of its device, from the folder's `architectures` file; empty if not named there
   Where where;
 
   std::string defines_text() const;  // "MWG=128 NWG=128"
@@ -31,13 +36,22 @@ struct TuningEntry {
 };
 
 std::string tuning_dir();
-// Every entry of every *.tuning file in the folder; Error (FILE:LINE) on a malformed line.
+// Every entry of every *.tuning file in the folder, each with its device's architecture; Error
+// (FILE:LINE) on a malformed line.
 std::vector<TuningEntry> read_tuning(const std::string& dir);
+// The folder's `architectures` file: device name -> architecture (none if the file is absent); Error
+// (FILE:LINE) on a malformed line or a device named twice.
+std::map<std::string, std::string> read_architectures(const std::string& dir);
+// Names the device's architecture in the folder's `architectures` file (a line replaced or added).
+void merge_architecture(const std::string& dir, const std::string& device, const std::string& architecture);
 const std::vector<TuningEntry>& tuning_database();  // of tuning_dir(), read once
 
-// The entry for this device and driver (else for this device), operator, variant and class.
+// The entry for this device and driver (else for this device; else for a device of this architecture,
+// this driver first, where the architecture is not empty), operator, variant and class. An entry whose
+// `device` is not this one is borrowed.
 const TuningEntry* find_tuning(const std::vector<TuningEntry>& db, const std::string& device, const std::string& driver,
-                               const std::string& op, const std::string& variant, const std::string& shape_class);
+                               const std::string& architecture, const std::string& op, const std::string& variant,
+                               const std::string& shape_class);
 
 // The file that holds a device's entries ("nvidia-h100-80gb-hbm3.tuning").
 std::string tuning_file_name(const std::string& device);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <random>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -193,6 +194,88 @@ TEST(TuningDatabase, AnOffEntryPassesOverItsVariantOnItsDeviceOnly) {
   };
   EXPECT_EQ(select_with(info.name), "seed");
   EXPECT_EQ(select_with("another device"), "rows");
+}
+
+TEST(TuningDatabase, ADeviceWithoutAnEntryTakesOneOfItsArchitecture) {
+  // The local device, named as if its driver gave it an architecture: a device of that architecture
+  // lends it its entry (an instance `rows@all` with the lender's defines, said to be borrowed); one of
+  // another architecture does not, and the device's own entry (here `off`) comes before any lender's.
+  auto& dev = devices().at(0);
+  ocl::DeviceInfo info = dev.runtime->device();
+  info.architecture = "test sm_1";
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("plumbline_arch_" + std::to_string(::getpid()));
+  auto variants_with = [&](const std::string& lender_arch, bool own_off) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "lender.tuning") << "a lender | another driver | layer_norm | rows | all | NORM_WG=128 PER=8 ROWS=2 | a test\n";
+    if (own_off) std::ofstream(dir / "own.tuning") << info.name << " | " << info.driver_version << " | layer_norm | rows | all | off | a test\n";
+    plans::merge_architecture(dir.string(), "a lender", lender_arch);
+    return kernel_variants(plans::KernelSource{.tuning_dir = dir.string()}, "layer_norm", info);
+  };
+  const KernelVariants same = variants_with("test sm_1", false);
+  ASSERT_TRUE(same.tuned.count("rows@all"));
+  EXPECT_EQ(same.borrowed.at("rows@all"), "a lender");
+  const plans::Variant& lent = same.all[same.tuned.at("rows@all")];
+  ASSERT_TRUE(lent.define("ROWS") && lent.define("NORM_WG"));
+  EXPECT_EQ(*lent.define("ROWS"), "2");
+  EXPECT_EQ(*lent.define("NORM_WG"), "128");
+  const KernelVariants other = variants_with("test sm_2", false);
+  EXPECT_FALSE(other.tuned.count("rows@all"));
+  EXPECT_TRUE(other.borrowed.empty());
+  const KernelVariants own = variants_with("test sm_1", true);
+  EXPECT_FALSE(own.tuned.count("rows@all"));
+  EXPECT_TRUE(own.off.count("rows@all"));
+  EXPECT_TRUE(own.borrowed.empty());
+  // A device whose driver names no architecture borrows nothing, whatever the file says.
+  info.architecture.clear();
+  EXPECT_FALSE(variants_with("test sm_1", false).tuned.count("rows@all"));
+  fs::remove_all(dir);
+}
+
+TEST(TuningDatabase, FindTuningPrefersTheDeviceThenTheDriverThenTheArchitecture) {
+  auto entry = [](std::string device, std::string driver, std::string arch, std::string evidence) {
+    plans::TuningEntry e;
+    e.device = std::move(device), e.driver = std::move(driver), e.architecture = std::move(arch), e.evidence = std::move(evidence);
+    e.op = "softmax", e.variant = "quads", e.shape_class = "long";
+    return e;
+  };
+  const std::vector<plans::TuningEntry> db = {entry("H100", "old", "sm_90", "h100 old"), entry("H100", "new", "sm_90", "h100 new"),
+                                              entry("A100", "new", "sm_80", "a100"), entry("H200", "old", "sm_90", "h200 old")};
+  auto found = [&](const std::string& device, const std::string& driver, const std::string& arch) {
+    const plans::TuningEntry* e = plans::find_tuning(db, device, driver, arch, "softmax", "quads", "long");
+    return e ? e->evidence : std::string("none");
+  };
+  EXPECT_EQ(found("H200", "new", "sm_90"), "h200 old");  // its own, of another driver, before a lender's of its driver
+  EXPECT_EQ(found("GH200", "new", "sm_90"), "h100 new"); // a lender of its driver first
+  EXPECT_EQ(found("GH200", "old", "sm_90"), "h100 old");
+  EXPECT_EQ(found("GH200", "newest", "sm_90"), "h100 old");  // else the first lender in the database's order
+  EXPECT_EQ(found("GH200", "new", ""), "none");
+  EXPECT_EQ(found("B200", "new", "sm_100"), "none");
+  EXPECT_EQ(plans::find_tuning(db, "H100", "new", "sm_90", "softmax", "quads", "short"), nullptr);
+}
+
+TEST(TuningDatabase, TheArchitecturesFileIsCheckedLineByLine) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("plumbline_archfile_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto error_of = [&](const std::string& text) {
+    std::ofstream(dir / "architectures") << text;
+    try {
+      plans::read_tuning(dir.string());
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of("# a comment\nNVIDIA H200\n").find("architectures:2: a line of `architectures` is 'device | architecture'"), std::string::npos);
+  EXPECT_NE(error_of("A | sm_90\nA | sm_80\n").find("architectures:2: device 'A' is named twice"), std::string::npos);
+  EXPECT_EQ(error_of("A | sm_90\n\n# B | x\nB | sm_80\n"), "no error");
+  // merge_architecture adds a device, replaces its line, and keeps the others.
+  plans::merge_architecture(dir.string(), "C", "sm_100");
+  plans::merge_architecture(dir.string(), "A", "sm_89");
+  EXPECT_EQ(plans::read_architectures(dir.string()), (std::map<std::string, std::string>{{"A", "sm_89"}, {"B", "sm_80"}, {"C", "sm_100"}}));
+  fs::remove_all(dir);
 }
 
 TEST(TuningDatabase, AVariantShapedForAnotherTypeOfDeviceIsPassedOver) {

@@ -182,11 +182,19 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       return space.contains(d) ? std::optional<Defines>(d) : std::nullopt;
     };
     // This class's own entry first, whatever the budget: the entry a run writes replaces it, so
-    // even a search cut short has compared the two. Then the plan's defaults, --start, the
-    // database's other entries for this device (a warm start), random ones.
+    // even a search cut short has compared the two (without one, the entry of a device of the same
+    // architecture that launches take here: the one in effect). Then the plan's defaults, --start,
+    // the database's other entries for this device and its architecture (a warm start), random ones.
+    bool own_entry = false;
     for (const auto& e : database)
       if (e.device == dev.name && e.op == o.op && e.variant == r.variant && e.shape_class == r.shape_class)
-        if (const auto d = point_of(e)) attempt(*d, " (database: this class's entry)", false, true);
+        if (const auto d = point_of(e)) {
+          own_entry = true;
+          attempt(*d, " (database: this class's entry)", false, true);
+        }
+    if (!own_entry)
+      if (const auto* e = plans::find_tuning(database, dev.name, dev.driver_version, dev.architecture, o.op, r.variant, r.shape_class))
+        if (const auto d = point_of(*e)) attempt(*d, (" (database: this class's entry of " + e->device + ", the same architecture)").c_str(), false, true);
     attempt(space.defaults(), " (the plan's defaults)", true);
     for (const auto& d : o.start) {
       Defines ordered;  // in the variant's order, every tunable given
@@ -197,7 +205,8 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
       attempt(ordered, " (--start)");
     }
     for (const auto& e : database) {
-      if (e.device != dev.name || since(t0) > per_class) continue;
+      const bool sibling = !dev.architecture.empty() && e.architecture == dev.architecture;
+      if ((e.device != dev.name && !sibling) || since(t0) > per_class) continue;
       if (const auto d = point_of(e)) attempt(*d, (" (database: " + e.op + "/" + e.variant + " " + e.shape_class + ")").c_str());
     }
     std::vector<Defines> order = space.valid();
@@ -266,7 +275,7 @@ plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const 
   std::snprintf(buf, sizeof buf, "%.1f GFLOP/s (%.4f ms)%s; %zu candidates in %.0f s (%d wrong, %d invalid)%s%s; %s on ",
                 r.flops / r.best->seconds / 1e9, r.best->seconds * 1e3, defaults, r.tried.size(), r.elapsed, r.count("wrong"),
                 r.count("invalid"), finished ? "" : ", written while the search went on (it was cut off here)", confirmed, date.c_str());
-  return {device.name, device.driver_version, op, r.variant, r.shape_class, r.best->defines, false, buf + problems, {}};
+  return {device.name, device.driver_version, op, r.variant, r.shape_class, r.best->defines, false, buf + problems, device.architecture, {}};
 }
 
 }  // namespace plumbline::tune
