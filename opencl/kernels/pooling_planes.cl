@@ -7,32 +7,53 @@
 // bounded the seeds (avg_pool2d_bwd at 10% of the H200's copy bandwidth over ResNet's 32x256x56x56,
 // 2026-11-28). Global size (roundup(cells of a plane, 256), n * c); axis 1 allows 65535 planes on
 // NVIDIA (the plans' `when`), as max_pool2d_bwd's `planes` (pooling.cl).
+//
+// A variant may compile its window in: WIN_K, WIN_S, WIN_P (a square window, its stride and padding on
+// both axes; the plan's `when` holds the problem to them). The window's bounds for a cell are then
+// divisions by a constant (a multiply and a shift) rather than the run-time division routine: on the
+// H200 that routine, not memory, still bounded avg_pool2d_bwd's `planes` over 2x2 windows (0.253 ms
+// against the seed's 0.308, 12% of the copy).
+#if defined(WIN_K) && defined(WIN_S) && defined(WIN_P)
+#define KH_ WIN_K
+#define KW_ WIN_K
+#define SH_ WIN_S
+#define SW_ WIN_S
+#define PH_ WIN_P
+#define PW_ WIN_P
+#else
+#define KH_ kh
+#define KW_ kw
+#define SH_ sh
+#define SW_ sw
+#define PH_ ph
+#define PW_ pw
+#endif
 
 __kernel void max_pool_forward_planes(__global const real_t* x, __global real_t* y, int n, int c, int h, int w, int kh, int kw,
                                       int sh, int sw, int ph, int pw) {
-  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw), cell = get_global_id(0);
+  const int oh = pool_out(h, KH_, SH_, PH_), ow = pool_out(w, KW_, SW_, PW_), cell = get_global_id(0);
   if (cell >= oh * ow) return;
   const long plane = get_global_id(1);
   const int i = cell / ow, j = cell - i * ow;
   __global const real_t* xp = x + plane * h * w;
-  ST(y, plane * oh * ow + cell, LD(xp, window_argmax(xp, h, w, kh, kw, sh, sw, ph, pw, i, j)));
+  ST(y, plane * oh * ow + cell, LD(xp, window_argmax(xp, h, w, KH_, KW_, SH_, SW_, PH_, PW_, i, j)));
 }
 
 __kernel void avg_pool_forward_planes(__global const real_t* x, __global real_t* y, int n, int c, int h, int w, int kh, int kw,
                                       int sh, int sw, int ph, int pw, int cip) {
-  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw), cell = get_global_id(0);
+  const int oh = pool_out(h, KH_, SH_, PH_), ow = pool_out(w, KW_, SW_, PW_), cell = get_global_id(0);
   if (cell >= oh * ow) return;
   const long plane = get_global_id(1);
   const int i = cell / ow, j = cell - i * ow;
   __global const real_t* xp = x + plane * h * w;
   // Each term scaled by 1/count before summing, as the seed: a finite average never overflows.
-  const float scale = 1.0f / (float)window_count(h, w, kh, kw, sh, sw, ph, pw, cip, i, j);
+  const float scale = 1.0f / (float)window_count(h, w, KH_, KW_, SH_, SW_, PH_, PW_, cip, i, j);
   float s = 0.0f;
-  for (int a = 0; a < kh; ++a) {
-    const int r = i * sh - ph + a;
+  for (int a = 0; a < KH_; ++a) {
+    const int r = i * SH_ - PH_ + a;
     if (r < 0 || r >= h) continue;
-    for (int b = 0; b < kw; ++b) {
-      const int col = j * sw - pw + b;
+    for (int b = 0; b < KW_; ++b) {
+      const int col = j * SW_ - PW_ + b;
       if (col >= 0 && col < w) s += LD(xp, r * w + col) * scale;
     }
   }
@@ -41,14 +62,14 @@ __kernel void avg_pool_forward_planes(__global const real_t* x, __global real_t*
 
 __kernel void avg_pool_backward_planes(__global const real_t* d_y, __global real_t* d_x, int n, int c, int h, int w, int kh,
                                        int kw, int sh, int sw, int ph, int pw, int cip) {
-  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw), cell = get_global_id(0);
+  const int oh = pool_out(h, KH_, SH_, PH_), ow = pool_out(w, KW_, SW_, PW_), cell = get_global_id(0);
   if (cell >= h * w) return;
   const long plane = get_global_id(1);
   const int r = cell / w, col = cell - r * w;
   __global const real_t* grads = d_y + plane * oh * ow;
   float g = 0.0f;
-  for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
-    for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
-      g += LD(grads, i * ow + j) / (float)window_count(h, w, kh, kw, sh, sw, ph, pw, cip, i, j);
+  for (int i = first_window(r, KH_, SH_, PH_); i <= last_window(r, SH_, PH_, oh); ++i)
+    for (int j = first_window(col, KW_, SW_, PW_); j <= last_window(col, SW_, PW_, ow); ++j)
+      g += LD(grads, i * ow + j) / (float)window_count(h, w, KH_, KW_, SH_, SW_, PH_, PW_, cip, i, j);
   ST(d_x, plane * h * w + cell, g);
 }
