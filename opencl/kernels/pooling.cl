@@ -73,14 +73,9 @@ __kernel void max_pool_backward(__global const real_t* x, __global const real_t*
   ST(d_x, e, g);
 }
 
-__kernel void avg_pool_forward(__global const real_t* x, __global real_t* y, int n, int c, int h, int w, int kh, int kw,
-                               int sh, int sw, int ph, int pw, int cip) {
-  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
-  const long o = get_global_id(0);
-  if (o >= (long)n * c * oh * ow) return;
-  const long plane = o / (oh * ow);
-  const int i = (o / ow) % oh, j = o % ow;
-  // Each term scaled by 1/count before summing: a finite average never overflows.
+// The mean of window (i, j) of plane xp: each term scaled by 1/count before summing, so that a finite
+// average never overflows.
+float window_mean(__global const real_t* xp, int h, int w, int kh, int kw, int sh, int sw, int ph, int pw, int cip, int i, int j) {
   const float scale = 1.0f / (float)window_count(h, w, kh, kw, sh, sw, ph, pw, cip, i, j);
   float s = 0.0f;
   for (int a = 0; a < kh; ++a) {
@@ -88,13 +83,34 @@ __kernel void avg_pool_forward(__global const real_t* x, __global real_t* y, int
     if (r < 0 || r >= h) continue;
     for (int b = 0; b < kw; ++b) {
       const int col = j * sw - pw + b;
-      if (col >= 0 && col < w) s += LD(x, plane * h * w + r * w + col) * scale;
+      if (col >= 0 && col < w) s += LD(xp, r * w + col) * scale;
     }
   }
-  ST(y, o, s);
+  return s;
 }
 
-// One work-item per input element: the share of every window that holds it.
+__kernel void avg_pool_forward(__global const real_t* x, __global real_t* y, int n, int c, int h, int w, int kh, int kw,
+                               int sh, int sw, int ph, int pw, int cip) {
+  const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
+  const long o = get_global_id(0);
+  if (o >= (long)n * c * oh * ow) return;
+  const long plane = o / (oh * ow);
+  const int i = (o / ow) % oh, j = o % ow;
+  ST(y, o, window_mean(x + plane * h * w, h, w, kh, kw, sh, sw, ph, pw, cip, i, j));
+}
+
+// d_x at cell (r, col) of a plane whose d_y is `grads`: the share of every window that holds it, in
+// window order.
+float window_shares(__global const real_t* grads, int h, int w, int oh, int ow, int kh, int kw, int sh, int sw, int ph, int pw,
+                    int cip, int r, int col) {
+  float g = 0.0f;
+  for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
+    for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
+      g += LD(grads, i * ow + j) / (float)window_count(h, w, kh, kw, sh, sw, ph, pw, cip, i, j);
+  return g;
+}
+
+// One work-item per input element.
 __kernel void avg_pool_backward(__global const real_t* d_y, __global real_t* d_x, int n, int c, int h, int w, int kh,
                                 int kw, int sh, int sw, int ph, int pw, int cip) {
   const int oh = pool_out(h, kh, sh, ph), ow = pool_out(w, kw, sw, pw);
@@ -102,11 +118,7 @@ __kernel void avg_pool_backward(__global const real_t* d_y, __global real_t* d_x
   if (e >= (long)n * c * h * w) return;
   const long plane = e / (h * w);
   const int r = (e / w) % h, col = e % w;
-  float g = 0.0f;
-  for (int i = first_window(r, kh, sh, ph); i <= last_window(r, sh, ph, oh); ++i)
-    for (int j = first_window(col, kw, sw, pw); j <= last_window(col, sw, pw, ow); ++j)
-      g += LD(d_y, (plane * oh + i) * ow + j) / (float)window_count(h, w, kh, kw, sh, sw, ph, pw, cip, i, j);
-  ST(d_x, e, g);
+  ST(d_x, e, window_shares(d_y + plane * oh * ow, h, w, oh, ow, kh, kw, sh, sw, ph, pw, cip, r, col));
 }
 
 // One 64-wide work-group per (n, c) plane; sums x / (h*w) so that a finite mean never overflows.

@@ -45,19 +45,7 @@ __kernel void avg_pool_forward_planes(__global const real_t* x, __global real_t*
   if (cell >= oh * ow) return;
   const long plane = get_global_id(1);
   const int i = cell / ow, j = cell - i * ow;
-  __global const real_t* xp = x + plane * h * w;
-  // Each term scaled by 1/count before summing, as the seed: a finite average never overflows.
-  const float scale = 1.0f / (float)window_count(h, w, KH_, KW_, SH_, SW_, PH_, PW_, cip, i, j);
-  float s = 0.0f;
-  for (int a = 0; a < KH_; ++a) {
-    const int r = i * SH_ - PH_ + a;
-    if (r < 0 || r >= h) continue;
-    for (int b = 0; b < KW_; ++b) {
-      const int col = j * SW_ - PW_ + b;
-      if (col >= 0 && col < w) s += LD(xp, r * w + col) * scale;
-    }
-  }
-  ST(y, plane * oh * ow + cell, s);
+  ST(y, plane * oh * ow + cell, window_mean(x + plane * h * w, h, w, KH_, KW_, SH_, SW_, PH_, PW_, cip, i, j));
 }
 
 __kernel void avg_pool_backward_planes(__global const real_t* d_y, __global real_t* d_x, int n, int c, int h, int w, int kh,
@@ -66,10 +54,5 @@ __kernel void avg_pool_backward_planes(__global const real_t* d_y, __global real
   if (cell >= h * w) return;
   const long plane = get_global_id(1);
   const int r = cell / w, col = cell - r * w;
-  __global const real_t* grads = d_y + plane * oh * ow;
-  float g = 0.0f;
-  for (int i = first_window(r, KH_, SH_, PH_); i <= last_window(r, SH_, PH_, oh); ++i)
-    for (int j = first_window(col, KW_, SW_, PW_); j <= last_window(col, SW_, PW_, ow); ++j)
-      g += LD(grads, i * ow + j) / (float)window_count(h, w, KH_, KW_, SH_, SW_, PH_, PW_, cip, i, j);
-  ST(d_x, plane * h * w + cell, g);
+  ST(d_x, plane * h * w + cell, window_shares(d_y + plane * oh * ow, h, w, oh, ow, KH_, KW_, SH_, SW_, PH_, PW_, cip, r, col));
 }
