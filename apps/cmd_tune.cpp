@@ -95,11 +95,12 @@ void add_tune_command(CLI::App& app, Context& ctx) {
       const bool write = !opt->dry_run && (opt->source.ours() || !opt->db.empty());
       const std::string path = (opt->db.empty() ? plans::tuning_dir() : opt->db) + "/" + plans::tuning_file_name(device.name);
       o.on_best = [&](const tune::ClassResult& r, bool finished) {
-        if (!write) return;
-        plans::merge_tuning(path, {tune::entry_for(r, opt->op, device, date, finished)});
-        // What lets a device of the same architecture take these entries (plans/tuning.hpp).
-        if (!device.architecture.empty()) plans::merge_architecture(std::filesystem::path(path).parent_path().string(), device.name, device.architecture);
+        if (write) plans::merge_tuning(path, {tune::entry_for(r, opt->op, device, date, finished)});
       };
+      // What lets a device of the same architecture take the entries this run writes (plans/tuning.hpp):
+      // named once, before the search, so that a run cut off keeps it with what it wrote.
+      if (write && !device.architecture.empty())
+        plans::merge_architecture(std::filesystem::path(path).parent_path().string(), device.name, device.architecture);
       const auto results = tune::tune(kc, o);
       std::vector<plans::TuningEntry> entries;
       for (const auto& r : results) {

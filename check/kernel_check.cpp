@@ -51,9 +51,10 @@ KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::
     for (const auto& cls : classes) {
       const plans::TuningEntry* e = plans::find_tuning(db, dev.name, dev.driver_version, dev.architecture, op, v.name, cls);
       if (!e) continue;
+      const std::string instance = v.name + "@" + cls;
+      if (e->device != dev.name) k.borrowed[instance] = e->device;
       if (e->off) {
-        k.off.insert(v.name + "@" + cls);
-        if (e->device != dev.name) k.borrowed[v.name + "@" + cls] = e->device;
+        k.off.insert(instance);
         continue;
       }
       plans::Variant tuned;
@@ -63,8 +64,7 @@ KernelVariants kernel_variants(const plans::KernelSource& source_in, const std::
         throw Error(e->where.str() + ": " + err.what());
       }
       if (const std::string unmet = tuned.unmet_requirement(); !unmet.empty()) throw Error(e->where.str() + ": " + unmet);
-      tuned.name = v.name + "@" + cls;
-      if (e->device != dev.name) k.borrowed[tuned.name] = e->device;
+      tuned.name = instance;
       k.tuned[tuned.name] = k.all.size();
       k.all.push_back(std::move(tuned));
     }
