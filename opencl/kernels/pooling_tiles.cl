@@ -7,7 +7,8 @@
 //     BW_N - 1 windows), as max_key's keys, coalesced and with aligned quads where w % 4 == 0;
 //  2. it finds each of those windows' first maximum there (once per window, where `blocks` finds a
 //     window again in every work-item it overlaps) and reads the window's d_y;
-//  3. it gathers each cell of the tile in window order and stores the cells as quads.
+//  3. it gathers each cell of the tile in window order, a work-item a few blocks side by side with
+//     their windows in registers, and stores the cells as quads.
 // The same bits as `blocks` and the seed: the same first maximum per window, the same sums in the same
 // order. Why: `blocks` reads every cell of x from L1 up to five times (ResNet's 3x3/2 pool) and holds a
 // work-item's windows in registers, which left the H200 at 52% of its copy bandwidth (2026-11-28);
@@ -16,16 +17,16 @@
 // (tiles down * tiles across * TILE_WG, n * c), local (TILE_WG, 1).
 #if defined(PK) && defined(PS) && defined(PP)
 #ifndef TILE_BR  // the plan's defaults (pooling.plan), for a build outside a plan
-#define TILE_BR 8
+#define TILE_BR 16
 #endif
 #ifndef TILE_BC
 #define TILE_BC 32
 #endif
 #ifndef TILE_WG
-#define TILE_WG 256
+#define TILE_WG 128
 #endif
-#if TILE_BC * PS % 4 != 0
-#error "a tile's row of cells (TILE_BC * PS) must be whole quads"
+#if TILE_BC % (PS % 4 == 0 ? 1 : PS % 2 == 0 ? 2 : 4) != 0
+#error "a tile's row of blocks (TILE_BC) must be whole groups of T_J blocks, whole quads of cells"
 #endif
 #define TW_NR (TILE_BR + BW_N - 1)        // windows down the tile (its own and the halo's)
 #define TW_NC (TILE_BC + BW_N - 1)        // windows across
@@ -37,6 +38,8 @@
 #define TQ_N (BW_FLOOR4(BW_OFF + TW_COLS - 1) - TQ_LO + 1)
 #define T_PITCH (4 * TQ_N)                // a region row in local memory: whole quads, stored as int4
 #define T_KOFF (BW_OFF - 4 * TQ_LO)       // region column e's place in its local row: e + T_KOFF
+#define T_J (PS % 4 == 0 ? 1 : PS % 2 == 0 ? 2 : 4)  // blocks side by side a work-item gathers: whole quads
+#define TG_NC (T_J + BW_N - 1)            // the windows across them
 #define T_STEPS(items) (((items) + TILE_WG - 1) / TILE_WG)  // a work-item's share, a count known when compiling (unrolled)
 
 __kernel __attribute__((reqd_work_group_size(TILE_WG, 1, 1)))
@@ -44,8 +47,7 @@ void max_pool_backward_tiles(__global const real_t* restrict x, __global const r
                              __global real_t* restrict d_x, int n, int c, int h, int w, int kh, int kw, int sh, int sw,
                              int ph, int pw) {
   __local int keys[TW_ROWS * T_PITCH];  // the region's cells as max_key orders them (padding: INT_MIN)
-  __local int args[TW_NR * TW_NC];      // each window's first maximum, as its index in keys (-1: none)
-  __local float grads[TW_NR * TW_NC];   // and its d_y
+  __local int2 wins[TW_NR * TW_NC];     // each window's first maximum (its index in keys; -1: none) and d_y's bits
   const int oh = pool_out(h, PK, PS, PP), ow = pool_out(w, PK, PS, PP), lid = get_local_id(0);
   const int across = ((w + PS - 1) / PS + TILE_BC - 1) / TILE_BC, tile = get_group_id(0);
   const int tr = tile / across, tc = tile - tr * across;
@@ -53,30 +55,52 @@ void max_pool_backward_tiles(__global const real_t* restrict x, __global const r
   const long plane = get_global_id(1);
   __global const real_t* xs = x + plane * h * w;
   const bool quads = w % 4 == 0;  // then a quad from a tile's column is all inside the row or all outside
-  // 1. the region
+  // Every global load of stages 1 and 2 is issued before the first is used: each from an address that
+  // is always valid (the plane's first cell where the cell is outside), so that the compiler puts no
+  // branch between them and their latencies overlap (loads behind branches, each waited for before the
+  // next, held the first version of this kernel to 0.114 ms on the H200).
+  // d_y of the windows this work-item will finish in stage 2
+  float dys[T_STEPS(TW_NR * TW_NC)];
+#pragma unroll
+  for (int s = 0; s < T_STEPS(TW_NR * TW_NC); ++s) {
+    const int q = lid + s * TILE_WG, wi = q / TW_NC, wj = q - wi * TW_NC;
+    const int i = tr * TILE_BR + BW_LO + wi, j = tc * TILE_BC + BW_LO + wj;
+    const bool in = q < TW_NR * TW_NC && i >= 0 && i < oh && j >= 0 && j < ow;
+    dys[s] = LD(d_y, plane * oh * ow + (in ? i * ow + j : 0));
+  }
+  // 1. the region, as keys in local memory
   if (quads) {
+    float4 f[T_STEPS(TW_ROWS * TQ_N)];
 #pragma unroll
     for (int s = 0; s < T_STEPS(TW_ROWS * TQ_N); ++s) {
-      const int q = lid + s * TILE_WG;
-      if (q >= TW_ROWS * TQ_N) break;
-      const int a = q / TQ_N, k = q - a * TQ_N, row = r0 + a, col = col0 + 4 * (TQ_LO + k);
+      const int q = lid + s * TILE_WG, a = q / TQ_N, k = q - a * TQ_N, row = r0 + a, col = col0 + 4 * (TQ_LO + k);
+      const bool in = q < TW_ROWS * TQ_N && row >= 0 && row < h && col >= 0 && col < w;
+      f[s] = LD4(xs + (in ? row * w + col : 0));
+    }
+#pragma unroll
+    for (int s = 0; s < T_STEPS(TW_ROWS * TQ_N); ++s) {
+      const int q = lid + s * TILE_WG, a = q / TQ_N, k = q - a * TQ_N, row = r0 + a, col = col0 + 4 * (TQ_LO + k);
       const bool in = row >= 0 && row < h && col >= 0 && col < w;
-      const float4 f = in ? LD4(xs + row * w + col) : (float4)(0.0f);
-      const int4 key = in ? (int4)(max_key(f.x), max_key(f.y), max_key(f.z), max_key(f.w)) : (int4)(INT_MIN);
-      vstore4(key, a * TQ_N + k, keys);
+      const int4 key = in ? (int4)(max_key(f[s].x), max_key(f[s].y), max_key(f[s].z), max_key(f[s].w)) : (int4)(INT_MIN);
+      if (q < TW_ROWS * TQ_N) vstore4(key, q, keys);  // (a * TQ_N + k == q)
     }
   } else {
+    float v[T_STEPS(TW_ROWS * TW_COLS)];
 #pragma unroll
     for (int s = 0; s < T_STEPS(TW_ROWS * TW_COLS); ++s) {
-      const int q = lid + s * TILE_WG;
-      if (q >= TW_ROWS * TW_COLS) break;
-      const int a = q / TW_COLS, e = q - a * TW_COLS, row = r0 + a, col = col0 + BW_OFF + e;
+      const int q = lid + s * TILE_WG, a = q / TW_COLS, e = q - a * TW_COLS, row = r0 + a, col = col0 + BW_OFF + e;
+      const bool in = q < TW_ROWS * TW_COLS && row >= 0 && row < h && col >= 0 && col < w;
+      v[s] = LD(xs, in ? row * w + col : 0);
+    }
+#pragma unroll
+    for (int s = 0; s < T_STEPS(TW_ROWS * TW_COLS); ++s) {
+      const int q = lid + s * TILE_WG, a = q / TW_COLS, e = q - a * TW_COLS, row = r0 + a, col = col0 + BW_OFF + e;
       const bool in = row >= 0 && row < h && col >= 0 && col < w;
-      keys[a * T_PITCH + e + T_KOFF] = in ? max_key(LD(xs, row * w + col)) : INT_MIN;
+      if (q < TW_ROWS * TW_COLS) keys[a * T_PITCH + e + T_KOFF] = in ? max_key(v[s]) : INT_MIN;
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  // 2. each window's first maximum (scanning row by row; the first of equal keys stays) and its d_y
+  // 2. each window's first maximum (scanning row by row; the first of equal keys stays), with its d_y
 #pragma unroll
   for (int s = 0; s < T_STEPS(TW_NR * TW_NC); ++s) {
     const int q = lid + s * TILE_WG;
@@ -96,36 +120,50 @@ void max_pool_backward_tiles(__global const real_t* restrict x, __global const r
           }
         }
     }
-    args[q] = best;
-    grads[q] = best >= 0 ? LD(d_y, (plane * oh + i) * ow + j) : 0.0f;
+    wins[q] = (int2)(best, as_int(best >= 0 ? dys[s] : 0.0f));
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  // 3. each quad of the tile's cells gathers from the windows that hold its cells (block row kr's
-  // windows are kr .. kr + BW_N - 1 of the tile's), in window order
+  // 3. a work-item gathers T_J blocks side by side (PS rows of whole quads) from the windows that can
+  // hold them (block row kr's are the tile's kr .. kr + BW_N - 1, each way), read once into registers;
+  // which window can hold which cell is known when compiling, so only those comparisons are made, in
+  // window order
 #pragma unroll
-  for (int s = 0; s < T_STEPS(T_ROWS * (T_COLS / 4)); ++s) {
+  for (int s = 0; s < T_STEPS(TILE_BR * (TILE_BC / T_J)); ++s) {
     const int q = lid + s * TILE_WG;
-    if (q >= T_ROWS * (T_COLS / 4)) break;
-    const int t = q / (T_COLS / 4), u0 = 4 * (q - t * (T_COLS / 4)), row = tr * T_ROWS + t, kr = t / PS;
-    if (row >= h || col0 + u0 >= w) continue;
-    float g[4];
+    if (q >= TILE_BR * (TILE_BC / T_J)) break;
+    const int kr = q / (TILE_BC / T_J), kc = T_J * (q - kr * (TILE_BC / T_J));
+    int2 win[BW_N][TG_NC];
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const int u = u0 + k, kc = u / PS, at = (t - BW_OFF) * T_PITCH + u - BW_OFF + T_KOFF;
-      g[k] = 0.0f;
+    for (int wi = 0; wi < BW_N; ++wi)
 #pragma unroll
-      for (int wi = kr; wi < kr + BW_N; ++wi)
+      for (int wj = 0; wj < TG_NC; ++wj) win[wi][wj] = wins[(kr + wi) * TW_NC + kc + wj];
 #pragma unroll
-        for (int wj = kc; wj < kc + BW_N; ++wj)
-          if (args[wi * TW_NC + wj] == at) g[k] += grads[wi * TW_NC + wj];
-    }
-    __global real_t* out = d_x + plane * h * w + row * w + col0 + u0;
-    if (quads) {
-      ST4(out, ((float4)(g[0], g[1], g[2], g[3])));
-    } else {
+    for (int t = 0; t < PS; ++t) {
+      const int row = tr * T_ROWS + kr * PS + t, col = col0 + kc * PS;
+      if (row >= h) break;
+      float g[PS * T_J];
 #pragma unroll
-      for (int k = 0; k < 4; ++k)
-        if (col0 + u0 + k < w) ST(out, k, g[k]);
+      for (int u = 0; u < PS * T_J; ++u) {
+        const int at = (kr * PS + t - BW_OFF) * T_PITCH + kc * PS + u - BW_OFF + T_KOFF;  // the cell's place in keys
+        g[u] = 0.0f;
+#pragma unroll
+        for (int wi = 0; wi < BW_N; ++wi)
+#pragma unroll
+          for (int wj = 0; wj < TG_NC; ++wj)
+            if (t - BW_OFF >= wi * PS && t - BW_OFF < wi * PS + PK && u - BW_OFF >= wj * PS && u - BW_OFF < wj * PS + PK &&
+                win[wi][wj].x == at)
+              g[u] += as_float(win[wi][wj].y);
+      }
+      __global real_t* out = d_x + plane * h * w + row * w + col;
+      if (quads) {
+#pragma unroll
+        for (int u = 0; u < PS * T_J; u += 4)  // (w % 4 == 0: a quad is all in or all out)
+          if (col + u < w) ST4(out + u, ((float4)(g[u], g[u + 1], g[u + 2], g[u + 3])));
+      } else {
+#pragma unroll
+        for (int u = 0; u < PS * T_J; ++u)
+          if (col + u < w) ST(out, u, g[u]);
+      }
     }
   }
 }
