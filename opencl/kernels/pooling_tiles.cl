@@ -1,7 +1,9 @@
 #include "pooling.cl"
 
-// max_pool2d_bwd's `tiles` variants: the window compiled in (PK x PK, stride PS, padding PP, as the
-// `blocks` variants; the plan's `when` holds the problem to them). A work-group owns a tile of
+// max_pool2d_bwd's `tiles` variant: the window compiled in (PK x PK, stride PS, padding PP, as the
+// `blocks` variants; the plan's `when` holds the problem to them). For windows that overlap (ResNet's
+// 3x3/2: `tiles_3x3s2`); where they do not (2x2/2), `blocks` already runs at the copy's speed on the
+// H200 and this form was no faster (2026-11-29). A work-group owns a tile of
 // TILE_BR x TILE_BC blocks of PS x PS input cells and works in three stages through local memory:
 //  1. it loads the region of every window that can hold a cell of the tile (the tile and a halo of
 //     BW_N - 1 windows), as max_key's keys, coalesced and with aligned quads where w % 4 == 0;
@@ -10,10 +12,10 @@
 //  3. it gathers each cell of the tile in window order, a work-item a few blocks side by side with
 //     their windows in registers, and stores the cells as quads.
 // The same bits as `blocks` and the seed: the same first maximum per window, the same sums in the same
-// order. Why: `blocks` reads every cell of x from L1 up to five times (ResNet's 3x3/2 pool) and holds a
-// work-item's windows in registers, which left the H200 at 52% of its copy bandwidth (2026-11-28);
-// here global memory sees each cell about once (the halo: (2 * TILE_BR + 1) / (2 * TILE_BR) of the rows) and
-// each work-item keeps a few loads in flight with no register arrays. Global size
+// order. Why: `blocks` reads every cell of x from L1 up to five times (ResNet's 3x3/2 pool) and holds all
+// of a work-item's windows in registers (69 of them), which left the H200 at 52% of its copy bandwidth;
+// here global memory sees each cell about once (the halo: (2 * TILE_BR + 1) / (2 * TILE_BR) of the
+// rows) and each work-item issues all its loads at once: 72% of the copy (2026-11-29). Global size
 // (tiles down * tiles across * TILE_WG, n * c), local (TILE_WG, 1).
 #if defined(PK) && defined(PS) && defined(PP)
 #ifndef TILE_BR  // the plan's defaults (pooling.plan), for a build outside a plan
