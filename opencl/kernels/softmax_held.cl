@@ -56,7 +56,7 @@ void held_stats(__global const real_t* body, int quads, __local raw4_t* held, ra
 // in the quad that holds t (one a row): the same roundings, fewer instructions a value (bf16 0.966x
 // paired on the H200, bench/results/h200-2026-11-28 call 5).
 inline float4 held_grad4(float4 v, int j, float mx, float inv_sum, float scale, int t) {
-  const float4 y = exp(v - mx) * inv_sum;
+  const float4 y = ROW_EXP(v - mx) * inv_sum;
   if ((uint)(t - j) < 4u) return scale * (y - (float4)(t == j ? 1.0f : 0.0f, t == j + 1 ? 1.0f : 0.0f, t == j + 2 ? 1.0f : 0.0f, t == j + 3 ? 1.0f : 0.0f));
   return scale * y;
 }
@@ -85,7 +85,7 @@ void cross_entropy_backward_index_held(__global const real_t* logits, __global c
   const float scale = LD(d_loss, 0) / (float)b, inv_sum = 1.0f / sum;
   const int t = (int)target[i];
 #define HELD_GRAD4(v, j) held_grad4((v), (j), mx, inv_sum, scale, t)
-#define HELD_GRAD1(v, j) (scale * (exp((v) - mx) * inv_sum - ((j) == t ? 1.0f : 0.0f)))
+#define HELD_GRAD1(v, j) (scale * (ROW_EXP((v) - mx) * inv_sum - ((j) == t ? 1.0f : 0.0f)))
   __local const raw4_t* mine = held + lid;
   STORE_RESIDENT(row, d_logits + i * c, c, mine, edge, HELD_GRAD4, HELD_GRAD1);
 }

@@ -9,6 +9,18 @@
 #endif
 #include "softmax.cl"
 
+// ROW_EXP: the exponential of the online statistics (online_rescale, exp_terms) and of held's outputs.
+// FAST_EXP=1 (a plan define: held's 16-bit builds) takes it as native_exp2(x * log2(e)): on NVIDIA a
+// multiply and one MUFU.EX2, where exp takes about eight instructions, and the 16-bit kernels are bound
+// by their instructions as much as by memory. Its error (ex2.approx's ~2^-22 relative, and the product's
+// rounding, |x| * 2^-24 relative) is far below a 16-bit output's rounding (2^-9 bf16, 2^-12 f16); the
+// checks hold it to the same bounds as every kernel. -Inf, +Inf and NaN map as exp maps them.
+#if defined(FAST_EXP) && FAST_EXP
+#define ROW_EXP(x) native_exp2((x) * M_LOG2E_F)
+#else
+#define ROW_EXP(x) exp(x)
+#endif
+
 // A quad is 16 bytes in float32, 8 in f16 and bf16; LD4/ST4 need it aligned. A row starts anywhere
 // (i * n elements from the buffer), so the elements before its first boundary go one by one.
 #define QUAD_BYTES (4 * sizeof(real_t))
@@ -23,7 +35,7 @@ int head_of(__global const real_t* row, int n) {
 // reference's exp(x - max).
 void online_rescale(float* m, float* s, float group_max) {
   if (group_max > *m) {
-    *s = *s == 0.0f ? 0.0f : *s * exp(*m - group_max);
+    *s = *s == 0.0f ? 0.0f : *s * ROW_EXP(*m - group_max);
     *m = group_max;
   }
 }
@@ -31,7 +43,7 @@ void online_rescale(float* m, float* s, float group_max) {
 // value is -Inf or NaN, and exp(-Inf - -Inf) would be NaN: there m counts as 0 (exp(-Inf) = 0, NaN
 // stays NaN). One compare a quad, where a select a value took two instructions (FSETP, FSEL) of the
 // statistics' ~14 a value (the held kernel's SASS, bench/results/h200-2026-11-28b call 1).
-float4 exp_terms(float4 v, float m) { return exp(v - (m == -INFINITY ? 0.0f : m)); }
+float4 exp_terms(float4 v, float m) { return ROW_EXP(v - (m == -INFINITY ? 0.0f : m)); }
 float quad_max(float4 v) { return fmax(fmax(v.x, v.y), fmax(v.z, v.w)); }
 
 // A group of QUAD_UNROLL quads added to the online statistics *m and *s: the maximum rescaled once.
