@@ -624,8 +624,10 @@ Dispatch dispatch(const Variant& v, const Step& s, const Problem& p) {
 
 std::vector<int64_t> tile_sizes(const Variant& v) {
   std::set<int64_t> sizes;
+  std::map<std::string, int64_t> fixed_lets;  // the lets over defines alone, in order
   Env defines_only;
-  defines_only.value = [&v](const std::string& n) -> std::optional<Value> {
+  defines_only.value = [&v, &fixed_lets](const std::string& n) -> std::optional<Value> {
+    if (const auto l = fixed_lets.find(n); l != fixed_lets.end()) return Value{l->second};
     const std::string* d = v.define(n);
     if (!d) return std::nullopt;
     const auto i = as_integer(*d);
@@ -633,6 +635,15 @@ std::vector<int64_t> tile_sizes(const Variant& v) {
   };
   for (const auto& [name, value] : v.defines)
     if (auto i = as_integer(value); i && *i >= 2) sizes.insert(*i);
+  for (const auto& l : v.lets) {
+    try {
+      const int64_t x = l.value.eval_int(defines_only);
+      fixed_lets[l.name] = x;
+      if (x >= 2) sizes.insert(x);
+    } catch (const Error&) {
+      // a let that depends on the problem: no fixed boundary
+    }
+  }
   for (const auto& s : v.steps)
     for (const auto& e : s.local) {
       try {

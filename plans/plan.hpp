@@ -173,8 +173,10 @@ struct Dispatch {
 };
 Dispatch dispatch(const Variant& v, const Step& s, const Problem& p);
 
-// The sizes a variant's tiles and work-groups are built from: every integer define >= 2 and every
-// local size >= 2 that does not depend on the problem. The generators reach their multiples +-1.
+// The sizes a variant's tiles and work-groups are built from: every integer define >= 2, every `let`
+// >= 2 over the defines alone (a tile's extent in the problem's units, as max_pool2d_bwd's tiles in
+// cells: TILE_BR * PS) and every local size >= 2 that does not depend on the problem. The generators
+// reach their multiples +-1.
 std::vector<int64_t> tile_sizes(const Variant& v);
 
 // The shape class of p: the first whose condition holds; "all" when the variant declares none, ""

@@ -174,6 +174,12 @@ TEST(PlanFormat, DispatchSizesAndTheirErrors) {
   EXPECT_EQ(d.global, (std::vector<size_t>{32, 24, 1}));
   EXPECT_EQ(d.local, (std::vector<size_t>{8, 8, 1}));
   EXPECT_EQ(tile_sizes(vs[0]), (std::vector<int64_t>{4, 8, 32}));
+  // a let over the defines alone is a tile's extent too (max_pool2d_bwd's tiles: blocks x stride cells);
+  // one that depends on the problem is not
+  const auto lets = parse_plan("op matmul\nvariant v\n  define TB=16 S=2\n  let CELLS = TB * S\n  let ROWS = cdiv(m, CELLS)\n"
+                               "  let TWICE = 2 * CELLS\n  step s\n    args a, b, y\n    global ROWS * 64\n    local 64\n",
+                               "t.plan");
+  EXPECT_EQ(tile_sizes(lets[0]), (std::vector<int64_t>{2, 16, 32, 64}));
   EXPECT_EQ(error_of([&] { dispatch(vs[1], vs[1].steps[0], p); }),
             "t.plan:9: step s: local size 8 ('8') does not divide global size 100 ('n') in dimension 0 for problem matmul:batch=0,m=70,k=3,n=100,ta=0,tb=0");
   EXPECT_EQ(error_of([&] { dispatch(vs[2], vs[2].steps[0], p.with("k", int64_t{1})); }),

@@ -10,11 +10,10 @@ rc::Gen<Problem> pool_gen(const std::string& op, const GenContext& ctx) {
     const auto stride = pick<int64_t>({2, 1, 3});  // shrinks to the default, 2
     const int64_t kh = *small(2, 9), kw = *small(2, 9);
     const int64_t ph = *small(0, kh / 2), pw = *small(0, kw / 2);
-    // h and w drawn apart, or in one problem of four both across tile boundaries counted in strides (the
-    // compiled-in windows' variants tile by blocks of stride x stride cells): a plane of several tiles
-    // each way, whose tiles take their halos from their neighbours (max_pool2d_bwd's `tiles`)
+    // h and w drawn apart, or in one problem of four both across tile boundaries: a plane of several
+    // tiles each way, whose tiles take their halos from their neighbours (max_pool2d_bwd's `tiles`)
     const bool across = *pick<bool>({false, false, false, true});
-    const auto side = [&] { return across ? *tile_dim(ctx, 65) * *stride : *dim(ctx, 65); };
+    const auto side = [&] { return across ? *tile_dim(ctx, 65) : *dim(ctx, 65); };
     const int64_t h = std::max(side(), kh - 2 * ph), w = std::max(side(), kw - 2 * pw);
     Attrs a{{"n", *small(1, 3)}, {"c", *small(1, 5)}, {"h", h}, {"w", w}, {"kh", kh}, {"kw", kw},
             {"sh", *stride}, {"sw", *stride}, {"ph", ph}, {"pw", pw}};
