@@ -22,6 +22,12 @@ std::string cache_dir() {
   return "";
 }
 
+bool driver_caches_builds(const DeviceInfo& device) {
+  if (device.platform_name.find("Portable Computing Language") == std::string::npos) return false;
+  const char* env = std::getenv("POCL_KERNEL_CACHE");
+  return !(env && std::string(env) == "0");
+}
+
 namespace {
 
 // The cache file starts with the whole key, so that a hash collision is detected rather than trusted.
@@ -174,7 +180,7 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
   }();
   const std::string key = "plumbline program cache v1\n" + device_.platform_name + "\n" + device_.platform_version +
                           "\n" + device_.name + "\n" + device_.driver_version + "\n" + options + "\n" + source;
-  const std::string dir = cache_dir();
+  const std::string dir = driver_caches_builds(device_) ? "" : cache_dir();
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(key)));
   const std::string path = dir.empty() ? "" : dir + "/" + hex + ".bin";
