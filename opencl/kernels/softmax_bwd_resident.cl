@@ -12,7 +12,7 @@
 // d_x from d_y's values g and y's values v, and the row's sum (of d_y, or of d_y * y for softmax).
 // softmax: y * d_y - y * dot (softmax.cl's form: neither product overflows where d_y - dot would);
 // log_softmax: d_y - exp(y) * total.
-#define BWD_OUT(softmax, g, v, s) ((softmax) ? (v) * (g) - (v) * (s) : (g) - exp(v) * (s))
+#define BWD_OUT(softmax, g, v, s) ((softmax) ? (v) * (g) - (v) * (s) : (g) - ROW_EXP(v) * (s))
 
 // One row: `softmax` is a constant at each call, so each kernel keeps one of the two forms.
 inline void backward_row_resident(__global const real_t* y, __global const real_t* d_y, __global real_t* d_x, int n,

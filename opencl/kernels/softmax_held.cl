@@ -61,6 +61,22 @@ inline float4 held_grad4(float4 v, int j, float mx, float inv_sum, float scale, 
   return scale * y;
 }
 
+// A row's statistics (its maximum *mx and sum *sum of exp(x - max)), its quads left in the slots (and
+// regs) and its unaligned values in *edge, at most three before its first quad and three after its last.
+void held_row_stats(__global const real_t* row, int c, __local raw4_t* held, raw4_t* regs, __local float2* part, float2* edge,
+                    float* mx, float* sum) {
+  const int lid = get_local_id(0), head = head_of(row, c);
+  const int quads = (c - head) / 4, tail = head + 4 * quads;
+  __global const real_t* body = row + head;
+  *edge = (float2)(lid < head ? LD(row, lid) : -INFINITY, tail + lid < c ? LD(row, tail + lid) : -INFINITY);
+  float m = fmax(edge->x, edge->y);
+  const float4 e = exp_terms((float4)(edge->x, edge->y, -INFINITY, -INFINITY), m);
+  float s = e.x + e.y;
+  held_stats(body, quads, held, regs, &m, &s);
+  stream_stats(body, lid + ROW_QUADS * ROW_WG, quads, &m, &s);  // the quads past the slots and registers, if any
+  group_max_sum(part, m, s, mx, sum);
+}
+
 // d_logits_ij = d_loss / b * (softmax_ij - [j == target_i]), as cross_entropy_backward_index_quads.
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
 void cross_entropy_backward_index_held(__global const real_t* logits, __global const float* target, __global const real_t* d_loss,
@@ -70,22 +86,45 @@ void cross_entropy_backward_index_held(__global const real_t* logits, __global c
   __local float2 part[ROW_WG];
   const long i = get_group_id(0);
   __global const real_t* row = logits + i * c;
-  const int lid = get_local_id(0), head = head_of(row, c);
-  const int quads = (c - head) / 4, tail = head + 4 * quads;
-  __global const real_t* body = row + head;
-  // the row's unaligned values, at most three before its first quad and three after its last
-  const float2 edge = (float2)(lid < head ? LD(row, lid) : -INFINITY, tail + lid < c ? LD(row, tail + lid) : -INFINITY);
-  float m = fmax(edge.x, edge.y);
-  const float4 e = exp_terms((float4)(edge.x, edge.y, -INFINITY, -INFINITY), m);
-  float s = e.x + e.y;
-  held_stats(body, quads, held, regs, &m, &s);
-  stream_stats(body, lid + ROW_QUADS * ROW_WG, quads, &m, &s);  // the quads past the slots and registers, if any
+  float2 edge;
   float mx, sum;
-  group_max_sum(part, m, s, &mx, &sum);
+  held_row_stats(row, c, held, regs, part, &edge, &mx, &sum);
+  const int lid = get_local_id(0);
   const float scale = LD(d_loss, 0) / (float)b, inv_sum = 1.0f / sum;
   const int t = (int)target[i];
 #define HELD_GRAD4(v, j) held_grad4((v), (j), mx, inv_sum, scale, t)
 #define HELD_GRAD1(v, j) (scale * (ROW_EXP((v) - mx) * inv_sum - ((j) == t ? 1.0f : 0.0f)))
   __local const raw4_t* mine = held + lid;
   STORE_RESIDENT(row, d_logits + i * c, c, mine, edge, HELD_GRAD4, HELD_GRAD1);
+}
+
+// softmax's and log_softmax's `held` variants (f16 and bf16): the same row held at its stored size, with
+// the forwards' outputs: exp(x - max) times one reciprocal a row, and (x - max) - log(sum).
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void softmax_forward_held(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local raw4_t held[HELD_QUADS * ROW_WG];
+  raw4_t regs[REG_QUADS > 0 ? REG_QUADS : 1];
+  __local float2 part[ROW_WG];
+  const long row = get_group_id(0);
+  float2 edge;
+  float mx, sum;
+  held_row_stats(x + row * n, n, held, regs, part, &edge, &mx, &sum);
+  const float inv_sum = 1.0f / sum;
+#define HELD_SOFTMAX(v, j) (ROW_EXP((v) - mx) * inv_sum)
+  __local const raw4_t* mine = held + get_local_id(0);
+  STORE_RESIDENT(x + row * n, y + row * n, n, mine, edge, HELD_SOFTMAX, HELD_SOFTMAX);
+}
+
+__kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
+void log_softmax_forward_held(__global const real_t* x, __global real_t* y, int m, int n) {
+  __local raw4_t held[HELD_QUADS * ROW_WG];
+  raw4_t regs[REG_QUADS > 0 ? REG_QUADS : 1];
+  __local float2 part[ROW_WG];
+  const long row = get_group_id(0);
+  float2 edge;
+  float mx, sum;
+  held_row_stats(x + row * n, n, held, regs, part, &edge, &mx, &sum);
+  const float lse = log(sum);
+  __local const raw4_t* mine = held + get_local_id(0);
+  STORE_RESIDENT(x + row * n, y + row * n, n, mine, edge, LOG_SOFTMAX, LOG_SOFTMAX);
 }

@@ -9,12 +9,16 @@
 #endif
 #include "softmax.cl"
 
-// ROW_EXP: the exponential of the online statistics (online_rescale, exp_terms) and of held's outputs.
-// FAST_EXP=1 (a plan define: held's 16-bit builds) takes it as native_exp2(x * log2(e)): on NVIDIA a
+// ROW_EXP: the exponential of the online statistics (online_rescale, exp_terms), of softmax's outputs
+// and of held's, and of log_softmax_bwd's resident outputs. FAST_EXP=1 (a plan define: the `held`
+// variants' default, a tuning choice elsewhere) takes it as native_exp2(x * log2(e)): on NVIDIA a
 // multiply and one MUFU.EX2, where exp takes about eight instructions, and the 16-bit kernels are bound
-// by their instructions as much as by memory. Its error (ex2.approx's ~2^-22 relative, and the product's
-// rounding, |x| * 2^-24 relative) is far below a 16-bit output's rounding (2^-9 bf16, 2^-12 f16); the
-// checks hold it to the same bounds as every kernel. -Inf, +Inf and NaN map as exp maps them.
+// by their instructions as much as by memory. Its error: ex2.approx's ~2^-22 relative, and the
+// product's rounding, |x| u relative (u = 2^-24), where the error models (check/error_models/softmax.cpp)
+// give exp 3 ulp and its argument's rounding |x| u. The extra |x| u is at most 104 u (exp(x) underflows
+// below x = -104): under 3% of the n u a term that each model gives the row sum every exponential here
+// meets, n >= 4096 in every variant that takes FAST_EXP (their `when`). -Inf, +Inf and NaN map as exp
+// maps them.
 #if defined(FAST_EXP) && FAST_EXP
 #define ROW_EXP(x) native_exp2((x) * M_LOG2E_F)
 #else
@@ -116,8 +120,8 @@ void softmax_forward_quads(__global const real_t* x, __global real_t* y, int m, 
   const long row = get_group_id(0);
   float mx, sum;
   row_stats_quads(x + row * n, n, part, &mx, &sum);
-#define SOFTMAX4(v, j) (exp((v) - mx) / sum)
-#define SOFTMAX1(v, j) (exp((v) - mx) / sum)
+#define SOFTMAX4(v, j) (ROW_EXP((v) - mx) / sum)
+#define SOFTMAX1(v, j) (ROW_EXP((v) - mx) / sum)
   FOR_ROW_QUADS(x + row * n, y + row * n, n, SOFTMAX4, SOFTMAX1);
 }
 
