@@ -99,32 +99,32 @@ void cross_entropy_backward_index_held(__global const real_t* logits, __global c
 }
 
 // softmax's and log_softmax's `held` variants (f16 and bf16): the same row held at its stored size, with
-// the forwards' outputs: exp(x - max) times one reciprocal a row, and (x - max) - log(sum).
+// the forwards' outputs: exp(x - max) times one reciprocal a row, or (x - max) - log(sum) (`logs`, a
+// constant at each call, so that each kernel keeps one of the two).
+inline void forward_row_held(__global const real_t* x_row, __global real_t* y_row, int n, __local raw4_t* held, __local float2* part,
+                             const bool logs) {
+  raw4_t regs[REG_QUADS > 0 ? REG_QUADS : 1];
+  float2 edge;
+  float mx, sum;
+  held_row_stats(x_row, n, held, regs, part, &edge, &mx, &sum);
+  const float inv_sum = 1.0f / sum, lse = log(sum);
+#define HELD_FORWARD(v, j) (logs ? ((v) - mx) - lse : ROW_EXP((v) - mx) * inv_sum)
+  __local const raw4_t* mine = held + get_local_id(0);
+  STORE_RESIDENT(x_row, y_row, n, mine, edge, HELD_FORWARD, HELD_FORWARD);
+}
+
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
 void softmax_forward_held(__global const real_t* x, __global real_t* y, int m, int n) {
   __local raw4_t held[HELD_QUADS * ROW_WG];
-  raw4_t regs[REG_QUADS > 0 ? REG_QUADS : 1];
   __local float2 part[ROW_WG];
   const long row = get_group_id(0);
-  float2 edge;
-  float mx, sum;
-  held_row_stats(x + row * n, n, held, regs, part, &edge, &mx, &sum);
-  const float inv_sum = 1.0f / sum;
-#define HELD_SOFTMAX(v, j) (ROW_EXP((v) - mx) * inv_sum)
-  __local const raw4_t* mine = held + get_local_id(0);
-  STORE_RESIDENT(x + row * n, y + row * n, n, mine, edge, HELD_SOFTMAX, HELD_SOFTMAX);
+  forward_row_held(x + row * n, y + row * n, n, held, part, false);
 }
 
 __kernel __attribute__((reqd_work_group_size(ROW_WG, 1, 1)))
 void log_softmax_forward_held(__global const real_t* x, __global real_t* y, int m, int n) {
   __local raw4_t held[HELD_QUADS * ROW_WG];
-  raw4_t regs[REG_QUADS > 0 ? REG_QUADS : 1];
   __local float2 part[ROW_WG];
   const long row = get_group_id(0);
-  float2 edge;
-  float mx, sum;
-  held_row_stats(x + row * n, n, held, regs, part, &edge, &mx, &sum);
-  const float lse = log(sum);
-  __local const raw4_t* mine = held + get_local_id(0);
-  STORE_RESIDENT(x + row * n, y + row * n, n, mine, edge, LOG_SOFTMAX, LOG_SOFTMAX);
+  forward_row_held(x + row * n, y + row * n, n, held, part, true);
 }
