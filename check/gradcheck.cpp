@@ -105,14 +105,18 @@ Difference central_difference(F&& f, double h, double magnitude = 0) {
 
 // At a kink (relu at 0, a tie in max_pool, ...) within a step of the point, central differences
 // average two slopes and no single derivative is right. There the analytic value must equal one of the
-// one-sided derivatives, and the one-sided derivatives must really jump (by over 1% of their size).
+// one-sided derivatives, and the one-sided derivatives must really jump: by over 1% of their size, or,
+// for a small kink (one relu among thousands in a random projection: gemm_bias_act_bwd m=129 k=1 n=63
+// jumped 0.4% of its size), by over four times the allowed error and at least the discrepancy that the
+// kink is to explain (smooth curvature makes the two sides differ by about h f'', far below either).
 bool matches_one_side(double analytic, const Difference& d, size_t i, double f0, double allowed) {
   for (int k = 0; k < 2; ++k) {
     const double step = k == 0 ? d.h : d.h / 2;
     const double right = ((k == 0 ? d.fp1[i] : d.fp2[i]) - f0) / step;
     const double left = (f0 - (k == 0 ? d.fm1[i] : d.fm2[i])) / step;
-    const double size = std::max(std::abs(left), std::abs(right));
-    if (std::abs(right - left) <= 0.01 * size + allowed) continue;  // no jump: not a kink
+    const double size = std::max(std::abs(left), std::abs(right)), jump = std::abs(right - left);
+    const bool small_kink = jump > 4 * allowed && jump >= std::abs(analytic - d.estimate[i]);
+    if (jump <= 0.01 * size + allowed && !small_kink) continue;  // no jump: not a kink
     const double slack = allowed + 1e-3 * size;
     if (std::abs(analytic - right) <= slack || std::abs(analytic - left) <= slack) return true;
   }
