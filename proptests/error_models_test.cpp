@@ -103,6 +103,29 @@ TEST(ErrorModels, LayerNormLeavesInfiniteGammaTimesAZeroXhatUnjudged) {
   EXPECT_FALSE(compare("y", got, ref[0], m).passed);
 }
 
+TEST(ErrorModels, LayerNormBackwardLeavesInfiniteGammaTimesAZeroXhatUnjudged) {
+  // Found by kernel_test's edge values (a CI run of stop 60): row 0 is two equal subnormals, so xhat = 0
+  // and gg xhat = (-104 * -Inf) * 0 = NaN in the reference, while the kernels' float mean (the terms
+  // x / 2 underflow to -0) leaves xhat at -4.4e-43 and d_x[1] at -Inf. Row 1 holds a NaN: its outputs
+  // are NaN whatever gamma is, and stay judged.
+  const Problem p = Problem::parse("layer_norm_bwd:m=2,n=2");
+  TensorD x(Shape{2, 2}), gamma(Shape{2}), d_y(Shape{2, 2});
+  x[0] = x[1] = -std::ldexp(1.0, -149), x[2] = NAN, x[3] = 2;
+  gamma[0] = -INFINITY, gamma[1] = 0.03156947;
+  d_y[0] = -104, d_y[1] = -0.21238379, d_y[2] = 1, d_y[3] = 1;
+  const std::vector<TensorD> in{x, gamma, d_y};
+  const std::vector<TensorD> ref = run_reference(p, in);
+  ASSERT_TRUE(std::isnan(ref[0][1]) && std::isnan(ref[0][3]));
+  const ErrorModel m = error_models(p, in, ref, false)[0];
+  TensorF got(Shape{2, 2});
+  for (int64_t i = 0; i < 4; ++i) got[i] = static_cast<float>(ref[0][i]);
+  got[1] = -INFINITY;
+  const Comparison c = compare("d_x", got, ref[0], m);
+  EXPECT_TRUE(c.passed) << c.message;
+  got[3] = -INFINITY;  // NaN's row: -Inf is wrong there
+  EXPECT_FALSE(compare("d_x", got, ref[0], m).passed);
+}
+
 TEST(ErrorModels, LayerNormJudgesAnInfiniteGammaByClass) {
   // Row (1, 0, 2), gamma (1, Inf, -Inf): xhat = (0, -1.22, 1.22), so y[1] = -Inf and y[2] = -Inf. A
   // finite value, or Inf of the other sign, is wrong there, whatever the magnitudes.

@@ -104,8 +104,18 @@ std::vector<ErrorModel> backward_model(const Problem& p, const std::vector<Tenso
     const Stats s = stats(g, in[0].data.data() + base, p.f("eps"));
     // Sums over the segment: gg = d_y gamma, and gg xhat (rms: gg x).
     double sum_g = 0, abs_g = 0, sum_gx = 0, abs_gx = 0, abs_g_dxhat = 0;
-    bool finite = s.finite, infinite_dy = false;
-    for (int64_t j = 0; j < g.length; ++j) infinite_dy |= std::isinf(in[2][base + j]);
+    bool finite = s.finite, infinite_dy = false, inf_times_zero_xhat = false;
+    for (int64_t j = 0; j < g.length; ++j) {
+      infinite_dy |= std::isinf(in[2][base + j]);
+      // An infinite gg (gamma Inf) whose xhat is 0 within its rounding (as the forward's rule): the
+      // reference's gg xhat is 0 * Inf = NaN, a float evaluation's +-Inf where its mean is a rounding off
+      // (two subnormals x of a row: the terms x / L underflow to 0), and mean(gg xhat) decides the class
+      // of every d_x of the segment. Not judgeable then.
+      const double x = in[0][base + j];
+      const double margin = kBoundConstant * kUnitRoundoff * (dxhat(s, x) + kUnderflow);
+      inf_times_zero_xhat |= !g.rms && s.finite && std::isinf(in[1][g.param(seg, j)]) && in[2][base + j] != 0 &&
+                             (std::abs((x - s.mean) * s.r) <= margin || std::abs(x - s.mean) <= kBoundConstant * FLT_MIN);
+    }
     for (int64_t j = 0; j < g.length; ++j) {
       const double gg = in[2][base + j] * in[1][g.param(seg, j)], x = in[0][base + j];
       const double gx = g.rms ? gg * x : gg * (x - s.mean) * s.r;
@@ -118,7 +128,7 @@ std::vector<ErrorModel> backward_model(const Problem& p, const std::vector<Tenso
       const double gg = in[2][k] * in[1][c], x = in[0][k], xhat = (x - s.mean) * s.r;
       const double peak = s.peak + abs_gx + abs_g;
       // An infinite d_y in the segment: d_x is Inf - Inf inside the formula, NaN or Inf by rounding.
-      out[0].peak[k] = infinite_dy ? INFINITY : peak;
+      out[0].peak[k] = infinite_dy || inf_times_zero_xhat ? INFINITY : peak;
       // Parameter gradients: every term that is finite adds to the magnitudes (a NaN or Inf term makes
       // the sum non-finite, compared by class).
       const double term = std::abs(in[2][k] * (g.rms ? x * s.r : xhat));
