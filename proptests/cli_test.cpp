@@ -14,6 +14,7 @@
 #include "core/npy.hpp"
 #include "core/random.hpp"
 #include "core/registry.hpp"
+#include "proptests/test_support.hpp"
 #include "reference/reference.hpp"
 
 using namespace plumbline;
@@ -37,9 +38,7 @@ Outcome run(const std::string& args, const std::string& env = "") {
 }
 
 fs::path temp_dir() {
-  const fs::path d = fs::temp_directory_path() / "plumbline_cli_test";
-  fs::create_directories(d);
-  return d;
+  return test::temp_dir("cli_test");
 }
 
 // Runs plumbline with ARGS and kills it (SIGKILL, as a timeout would) right after the first line of
@@ -314,6 +313,31 @@ BenchRun run_bench(const std::string& args, const std::string& json_name) {
 
 }  // namespace
 
+TEST(CliPlans, BenchGoesOnPastALineThatFailsAndPrefersTunedEntriesThatServe) {
+  // A tuned entry for this device whose defines hold rows of 1024 at most (as the H200's for
+  // layer_norm_bwd's `rows`): a row of 4096 runs `rows` at the plan's defines instead of stopping the
+  // batch, a line too large for the machine is reported, and the lines after it are timed; exit 2.
+  const std::string devices = run("devices --device pocl:0").output;
+  const std::string name = devices.substr(devices.find("pocl:0") + 8, devices.find('\n') - devices.find("pocl:0") - 8);
+  const size_t at = devices.find("driver:") + 7;
+  const std::string driver = devices.substr(devices.find_first_not_of(' ', at), devices.find(',', at) - devices.find_first_not_of(' ', at));
+  const fs::path db = temp_dir() / "narrow_tuning";
+  fs::create_directories(db);
+  std::ofstream(db / "t.tuning") << name << " | " << driver << " | layer_norm_bwd | rows | all | NORM_WG=128 PER=8 ROWS=16 | a test\n";
+  const Outcome r = run("bench --problem 'layer_norm_bwd:m=16,n=4096' --problem 'matmul:m=2147483648,k=1,n=1' --problem 'layer_norm_bwd:m=16,n=512'"
+                        " --device pocl:0 --repetitions 1 --min-time 0.001",
+                        "PLUMBLINE_TUNING_DIR=" + db.string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  auto line_of = [&](const std::string& problem) {
+    const size_t from = r.output.find(problem + "@pocl:0");
+    return from == std::string::npos ? std::string() : r.output.substr(from, r.output.find('\n', from) - from);
+  };
+  EXPECT_NE(line_of("layer_norm_bwd:m=16,n=4096,eps=1e-05").find("variant rows "), std::string::npos) << r.output;
+  EXPECT_NE(line_of("matmul:batch=0,m=2147483648,k=1,n=1,ta=0,tb=0").find("FAILED: not timed: "), std::string::npos) << r.output;
+  EXPECT_NE(line_of("layer_norm_bwd:m=16,n=512,eps=1e-05").find("variant rows@all"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("bench: 1 line(s) not timed: 0 failed their check, 1 could not run"), std::string::npos) << r.output;
+}
+
 TEST(CliPlans, BenchReportsEachStepOfAPlan) {
   const BenchRun bench = run_bench("--problem 'gemm_bias_act_bwd:m=40,k=24,n=36,act=gelu_tanh' --variant xgemm", "steps_bench.json");
   ASSERT_EQ(bench.outcome.status, 0) << bench.outcome.output;
@@ -573,17 +597,26 @@ TEST(CliIsolation, AnAbortingHostPathEndsOneOperatorAndEveryOtherIsReported) {
   EXPECT_EQ(verdicts["mul"], (std::set<std::string>{"pass"}));
 }
 
+// A problem too large for this machine is refused before anything is allocated, by the first limit it
+// meets: the device's largest allocation (naming the tensor and its bytes) or the host's memory for the
+// check (naming the bytes it needs and those available). Which comes first depends on the machine's
+// memory (PoCL's largest allocation is a share of it), so either refusal is right; it must be one.
+void expect_refused_for_size(const Outcome& r, const std::string& tensor_bytes) {
+  EXPECT_EQ(r.status, 2) << r.output;
+  const bool device = r.output.find(tensor_bytes) != std::string::npos && r.output.find("more than the largest allocation of pocl:0") != std::string::npos;
+  const size_t host = r.output.find("checking it needs about ");
+  const bool host_named = host != std::string::npos && r.output.find(" of host memory for the inputs, outputs", host) != std::string::npos &&
+                          r.output.find(" are available", host) != std::string::npos;
+  EXPECT_TRUE(device || host_named) << "neither refusal names the size (" << tensor_bytes << ", or the host memory):\n" << r.output;
+  EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+}
+
 TEST(CliIsolation, ProblemsTooLargeAreRefusedWithTheTensorAndItsBytes) {
   const Outcome conv = run("check conv2d --problem 'conv2d:n=65536,c=65536,h=65536,w=65536' --device pocl:0");
   EXPECT_EQ(conv.status, 2) << conv.output;
   EXPECT_NE(conv.output.find("a tensor of shape [65536,65536,65536,65536] has more than 2^63 elements"), std::string::npos) << conv.output;
-  const Outcome wide = run("check matmul --problem 'matmul:m=2147483648,k=1,n=1' --device pocl:0");
-  EXPECT_EQ(wide.status, 2) << wide.output;
-  EXPECT_NE(wide.output.find("input 'a' needs 8589934592 bytes (8.00 GiB), more than the largest allocation"), std::string::npos) << wide.output;
-  const Outcome cube = run("check matmul --problem 'matmul:m=50000,k=50000,n=50000' --device pocl:0");
-  EXPECT_EQ(cube.status, 2) << cube.output;
-  EXPECT_NE(cube.output.find("input 'a' needs 10000000000 bytes"), std::string::npos) << cube.output;
-  EXPECT_EQ(cube.output.find("internal error"), std::string::npos) << cube.output;
+  expect_refused_for_size(run("check matmul --problem 'matmul:m=2147483648,k=1,n=1' --device pocl:0"), "input 'a' needs 8589934592 bytes (8.00 GiB)");
+  expect_refused_for_size(run("check matmul --problem 'matmul:m=50000,k=50000,n=50000' --device pocl:0"), "input 'a' needs 10000000000 bytes");
 }
 
 TEST(CliIsolation, ProblemsBeyondTheReferenceBudgetAreSampledAtTheirSize) {

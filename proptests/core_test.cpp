@@ -26,9 +26,7 @@ namespace {
 
 
 std::filesystem::path temp_file(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / "plumbline_core_test";
-  std::filesystem::create_directories(dir);
-  return dir / name;
+  return test::temp_dir("core_test") / name;
 }
 
 }  // namespace

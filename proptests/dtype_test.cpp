@@ -254,8 +254,7 @@ TEST(Compare, TheFormatsRangeDecidesWhereInfIsRight) {
 }
 
 TEST(Npy, Float16RoundTripsAndBf16WordsReadOnlyForBf16) {
-  const auto dir = std::filesystem::temp_directory_path() / "plumbline_dtype_test";
-  std::filesystem::create_directories(dir);
+  const auto dir = test::temp_dir("dtype_test");
   TensorF t(Shape{2, 3});
   const float values[] = {0.0f, -1.5f, 65504.0f, 0x1p-24f, INFINITY, 0.333251953125f};
   for (int i = 0; i < 6; ++i) t[i] = values[i];
