@@ -254,7 +254,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
           const auto j = read_json(out / "paired.json");
           int regressions = 0, failed = 0;
           if (j.is_object())
-            for (const auto& r : j["results"]) regressions += r["verdict"] == "regression", failed += r["verdict"] == "failed";
+            for (const auto& r : j["results"]) regressions += r["verdict"] == "regression", failed += r["verdict"] == "failed" || r["verdict"] == "error";
           verdict(regression, s, j.is_object() ? std::to_string(regressions) + " regressions, " + std::to_string(failed) +
                                                      " failures, paired against " + opt->baseline_ref
                                                : "the paired run failed");

@@ -101,7 +101,7 @@ int run_paired(const PairedOptions& o) {
   if (o.problems.empty()) throw Error("bench: no problems to time (give --batch or --problem)");
   if (o.pairs < 3) throw Error("a paired comparison needs at least 3 pairs (--repetitions)");
   nlohmann::json results = nlohmann::json::array();
-  int failures = 0, regressions = 0;
+  int failures = 0, regressions = 0, errors = 0;
   for (const auto& info : ocl::select_devices(o.devices)) {
     ocl::Runtime rt(info);
     // The copy bandwidth of this run, as a plain bench prints it: a memory-bound kernel's share of it
@@ -112,54 +112,63 @@ int run_paired(const PairedOptions& o) {
     std::map<std::string, std::unique_ptr<KernelChecker>> baselines;
     KernelChecker candidate(rt, o.candidate);
     for (const auto& entry : o.problems) {
-      const Problem& p = entry.problem;
-      auto& base = baselines[p.op()];
-      if (!base) {
-        base = std::make_unique<KernelChecker>(rt, o.baseline_ref.empty() ? o.baseline : source_at_revision(o.baseline_ref, p.op()));
-      }
-      const std::string where = p.line() + "@" + info.selector;
-      nlohmann::json r{{"problem", p.line()}, {"device", info.selector}, {"device_name", info.name}, {"driver", info.driver_version},
-                       {"baseline", {{"kernel", base->source().describe()}, {"variant", base->select(p).name}}},
-                       {"candidate", {{"kernel", candidate.source().describe()}, {"variant", candidate.select(p).name}}}};
-      // Both checked before anything is timed.
-      const CheckOnce cb = check_once(*base, p, o.check_budget, o.seed), cc = check_once(candidate, p, o.check_budget, o.seed);
-      if (!cb.passed || !cc.passed) {
-        ++failures;
-        r["verdict"] = "failed";
-        r["message"] = !cb.passed ? "baseline: " + cb.message : "candidate: " + cc.message;
-        std::printf("%s  FAILED its check, not timed: %s\n", where.c_str(), r["message"].get<std::string>().c_str());
-        results.push_back(r);
-        continue;
-      }
-      TimedProblem a(*base, p, o.seed), b(candidate, p, o.seed);
-      for (int w = 0; w < 2; ++w) a.launch(), b.launch();
-      std::vector<double> ta, tb;
-      for (int i = 0; i < o.pairs; ++i) {
-        // A B, then B A: a trend over the run affects both sides alike.
-        if (i % 2 == 0) {
-          ta.push_back(sample(a, o.min_time, o.timing));
-          tb.push_back(sample(b, o.min_time, o.timing));
-        } else {
-          tb.push_back(sample(b, o.min_time, o.timing));
-          ta.push_back(sample(a, o.min_time, o.timing));
+      // A line that cannot run (a problem this device cannot hold, a launch it refuses) is reported,
+      // and the batch goes on.
+      try {
+        const Problem& p = entry.problem;
+        auto& base = baselines[p.op()];
+        if (!base) {
+          base = std::make_unique<KernelChecker>(rt, o.baseline_ref.empty() ? o.baseline : source_at_revision(o.baseline_ref, p.op()));
         }
+        const std::string where = p.line() + "@" + info.selector;
+        nlohmann::json r{{"problem", p.line()}, {"device", info.selector}, {"device_name", info.name}, {"driver", info.driver_version},
+                         {"baseline", {{"kernel", base->source().describe()}, {"variant", base->select(p).name}}},
+                         {"candidate", {{"kernel", candidate.source().describe()}, {"variant", candidate.select(p).name}}}};
+        // Both checked before anything is timed.
+        const CheckOnce cb = check_once(*base, p, o.check_budget, o.seed), cc = check_once(candidate, p, o.check_budget, o.seed);
+        if (!cb.passed || !cc.passed) {
+          ++failures;
+          r["verdict"] = "failed";
+          r["message"] = !cb.passed ? "baseline: " + cb.message : "candidate: " + cc.message;
+          std::printf("%s  FAILED its check, not timed: %s\n", where.c_str(), r["message"].get<std::string>().c_str());
+          results.push_back(r);
+          continue;
+        }
+        TimedProblem a(*base, p, o.seed), b(candidate, p, o.seed);
+        for (int w = 0; w < 2; ++w) a.launch(), b.launch();
+        std::vector<double> ta, tb;
+        for (int i = 0; i < o.pairs; ++i) {
+          // A B, then B A: a trend over the run affects both sides alike.
+          if (i % 2 == 0) {
+            ta.push_back(sample(a, o.min_time, o.timing));
+            tb.push_back(sample(b, o.min_time, o.timing));
+          } else {
+            tb.push_back(sample(b, o.min_time, o.timing));
+            ta.push_back(sample(a, o.min_time, o.timing));
+          }
+        }
+        const PairedVerdict v = judge_pairs(ta, tb, o.threshold, o.seed);
+        regressions += v.verdict == "regression";
+        r["baseline"]["seconds"] = ta;
+        r["candidate"]["seconds"] = tb;
+        r["ratio"] = v.ratio;
+        r["interval"] = {v.low, v.high};
+        r["verdict"] = v.verdict;
+        r["uncertain"] = v.uncertain;
+        const double bytes = signature_of(p).bytes(), gbps = bytes / median_of(tb) / 1e9;
+        r["candidate"]["gbps"] = gbps;
+        r["peak_gbps"] = peaks.gbps;
+        std::printf("%s  baseline %.4f ms  candidate %.4f ms  ratio %.3f [%.3f, %.3f]  %s%s  (candidate %.1f GB/s, %.1f%% of copy)\n", where.c_str(),
+                    median_of(ta) * 1e3, median_of(tb) * 1e3, v.ratio, v.low, v.high, v.verdict.c_str(),
+                    v.uncertain ? " (uncertain: the interval reaches past the threshold)" : "", gbps, 100 * gbps / peaks.gbps);
+        std::fflush(stdout);
+        results.push_back(r);
+      } catch (const Error& e) {
+        ++errors;
+        const std::string where = entry.problem.line() + "@" + info.selector;
+        std::printf("%s  FAILED, not timed: %s\n", where.c_str(), e.what());
+        results.push_back({{"problem", entry.problem.line()}, {"device", info.selector}, {"verdict", "error"}, {"message", e.what()}});
       }
-      const PairedVerdict v = judge_pairs(ta, tb, o.threshold, o.seed);
-      regressions += v.verdict == "regression";
-      r["baseline"]["seconds"] = ta;
-      r["candidate"]["seconds"] = tb;
-      r["ratio"] = v.ratio;
-      r["interval"] = {v.low, v.high};
-      r["verdict"] = v.verdict;
-      r["uncertain"] = v.uncertain;
-      const double bytes = signature_of(p).bytes(), gbps = bytes / median_of(tb) / 1e9;
-      r["candidate"]["gbps"] = gbps;
-      r["peak_gbps"] = peaks.gbps;
-      std::printf("%s  baseline %.4f ms  candidate %.4f ms  ratio %.3f [%.3f, %.3f]  %s%s  (candidate %.1f GB/s, %.1f%% of copy)\n", where.c_str(),
-                  median_of(ta) * 1e3, median_of(tb) * 1e3, v.ratio, v.low, v.high, v.verdict.c_str(),
-                  v.uncertain ? " (uncertain: the interval reaches past the threshold)" : "", gbps, 100 * gbps / peaks.gbps);
-      std::fflush(stdout);
-      results.push_back(r);
     }
   }
   if (!o.json.empty()) {
@@ -168,9 +177,9 @@ int run_paired(const PairedOptions& o) {
     f << nlohmann::json{{"kind", "paired"}, {"threshold", o.threshold}, {"pairs", o.pairs}, {"min_time", o.min_time}, {"timing", timing_name(o.timing)},
                         {"build", PLUMBLINE_BUILD_ID}, {"results", results}}.dump(1) << "\n";
   }
-  std::printf("paired: %zu comparisons, %d regression%s, %d failed check%s (threshold %.0f%%)\n", results.size(), regressions,
-              regressions == 1 ? "" : "s", failures, failures == 1 ? "" : "s", o.threshold * 100);
-  return regressions || failures ? 1 : 0;
+  std::printf("paired: %zu comparisons, %d regression%s, %d failed check%s, %d could not run (threshold %.0f%%)\n", results.size(), regressions,
+              regressions == 1 ? "" : "s", failures, failures == 1 ? "" : "s", errors, o.threshold * 100);
+  return errors ? 2 : regressions || failures ? 1 : 0;
 }
 
 }  // namespace plumbline::bench

@@ -41,6 +41,11 @@ struct BenchCtx {
 
 BenchCtx* g_current = nullptr;
 
+// Lines that did not time: kernels that failed their check, and lines that could not run at all.
+struct Failures {
+  int wrong = 0, errors = 0;
+};
+
 void make_current(BenchCtx* c) {
   if (g_current == c) return;
   if (g_current) {
@@ -70,19 +75,32 @@ void set_counters(benchmark::State& st, const Problem& p, double seconds_per_ite
   }
 }
 
-void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, int& failures) {
+// Ends a benchmark that cannot be timed, with the reason (one line of the console and the JSON); the
+// batch goes on with the next line. Google Benchmark needs no loop after SkipWithError.
+void not_timed(benchmark::State& st, const std::string& why) { st.SkipWithError(why.c_str()); }
+
+// A line whose check, setup or launch throws (a problem this device cannot hold, a launch it refuses)
+// is reported and counted, and the batch goes on: one line never loses the rest.
+template <class Run>
+void guarded(benchmark::State& st, BenchCtx& c, Failures& failures, Run&& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    ++failures.errors;
+    c.timed.reset();
+    c.clblast.reset();
+    not_timed(st, std::string("not timed: ") + e.what());
+  }
+}
+
+void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, Failures& failures) {
   make_current(&c);
   if (!c.checked) {
     c.checked = true;
     c.check = check_once(*c.device->checker, c.problem, opt.check_budget, opt.seed);
-    if (!c.check.passed) ++failures;
+    if (!c.check.passed) ++failures.wrong;
   }
-  if (!c.check.passed) {
-    st.SkipWithError(("not timed: the kernel fails its check: " + c.check.message).c_str());
-    for (auto _ : st) {
-    }
-    return;
-  }
+  if (!c.check.passed) return not_timed(st, "not timed: the kernel fails its check: " + c.check.message);
   if (!c.timed) {
     c.timed = std::make_unique<TimedProblem>(*c.device->checker, c.problem, opt.seed);
     c.timed->launch();  // warm-up: first-launch costs (kernel creation, page faults) are not timed
@@ -228,7 +246,7 @@ int run_suite(const SuiteOptions& opt) {
   benchmark::AddCustomContext("plumbline.timing", timing_name(opt.timing));
 
   std::vector<std::unique_ptr<BenchCtx>> contexts;
-  int failures = 0;
+  Failures failures;
   for (const auto& entry : opt.problems) {
     devices.front()->checker->select(entry.problem);  // an operator without a kernel, or a problem no variant serves: an error now
     for (auto& d : devices) {
@@ -237,7 +255,9 @@ int run_suite(const SuiteOptions& opt) {
       c->device = d.get();
       BenchCtx* raw = c.get();
       auto* b = benchmark::RegisterBenchmark(benchmark_name(entry.problem, d->runtime->device().selector).c_str(),
-                                   [raw, &opt, &failures](benchmark::State& st) { run_on_device(st, *raw, opt, failures); });
+                                   [raw, &opt, &failures](benchmark::State& st) {
+                                     guarded(st, *raw, failures, [&] { run_on_device(st, *raw, opt, failures); });
+                                   });
       b->UseManualTime()->Repetitions(opt.repetitions)->Unit(benchmark::kMillisecond);
       if (opt.timing == Timing::Stream)
         b->Iterations(1);  // the repetition's one iteration is a burst of min_time's launches
@@ -250,7 +270,9 @@ int run_suite(const SuiteOptions& opt) {
         pc->device = d.get();
         BenchCtx* praw = pc.get();
         benchmark::RegisterBenchmark(benchmark_name(entry.problem, d->runtime->device().selector + "+clblast").c_str(),
-                                     [praw, &opt](benchmark::State& st) { run_clblast(st, *praw, opt); })
+                                     [praw, &opt, &failures](benchmark::State& st) {
+                                       guarded(st, *praw, failures, [&] { run_clblast(st, *praw, opt); });
+                                     })
             ->UseManualTime()
             ->Repetitions(opt.repetitions)
             ->MinTime(opt.min_time)
@@ -263,7 +285,9 @@ int run_suite(const SuiteOptions& opt) {
       c->problem = entry.problem;
       BenchCtx* raw = c.get();
       benchmark::RegisterBenchmark(benchmark_name(entry.problem, "cpu-eigen").c_str(),
-                                   [raw, &opt](benchmark::State& st) { run_on_cpu(st, *raw, opt); })
+                                   [raw, &opt, &failures](benchmark::State& st) {
+                                     guarded(st, *raw, failures, [&] { run_on_cpu(st, *raw, opt); });
+                                   })
           ->UseManualTime()
           ->Repetitions(opt.repetitions)
           ->MinTime(opt.min_time)
@@ -291,7 +315,11 @@ int run_suite(const SuiteOptions& opt) {
   }
   benchmark::ClearRegisteredBenchmarks();
   make_current(nullptr);
-  return failures ? 1 : 0;
+  if (failures.wrong || failures.errors)
+    std::printf("bench: %d line(s) not timed: %d failed their check, %d could not run (each FAILED above)\n", failures.wrong + failures.errors,
+                failures.wrong, failures.errors);
+  // A line that could not run is an error of the input (exit 2), a wrong kernel a failed check (1).
+  return failures.errors ? 2 : failures.wrong ? 1 : 0;
 }
 
 }  // namespace plumbline::bench

@@ -100,6 +100,8 @@ const plans::Variant& KernelChecker::select(const Problem& p) {
   const KernelVariants& k = kernels(p.op());
   // A variant that is `off` on this device, or shaped for another type of device, is passed over for
   // the next that serves p; when none other does (or it was asked for by name: --variant), it runs.
+  // A tuned entry is a preference: where its defines break the variant's condition for p (a class
+  // wider than the shapes it was tuned on), the variant runs with the plan's own defines.
   for (const bool honour_off : {true, false})
     for (size_t i : k.base) {
       const plans::Variant& v = k.all[i];
@@ -107,7 +109,7 @@ const plans::Variant& KernelChecker::select(const Problem& p) {
       const std::string key = v.name + "@" + plans::class_of(v, p);
       if (honour_off && (k.off.count(key) || k.other_devices.count(v.name))) continue;
       auto t = k.tuned.find(key);
-      return t == k.tuned.end() ? v : k.all[t->second];
+      return t != k.tuned.end() && plans::applies(k.all[t->second], p) ? k.all[t->second] : v;
     }
   if (k.base.empty() && !k.unavailable.empty()) throw Error(unavailable_message(p.op(), k, rt_.device()));
   std::vector<plans::Variant> base;

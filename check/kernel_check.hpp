@@ -53,7 +53,7 @@ class KernelChecker {
   // All it knows of op's variants on this device: those variants(), the tuned, the passed over, the unavailable.
   const KernelVariants& kernels(const std::string& op);
   // The variant that serves p: the first whose condition holds, as tuned for p's shape class on this
-  // device when the database has an entry.
+  // device when the database has an entry whose defines serve p (else with the plan's defines).
   const plans::Variant& select(const Problem& p);
 
   // One case on variant v (the selected one when null; v's condition must hold for p). A kernel that

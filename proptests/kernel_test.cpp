@@ -196,6 +196,32 @@ TEST(TuningDatabase, AnOffEntryPassesOverItsVariantOnItsDeviceOnly) {
   EXPECT_EQ(select_with("another device"), "rows");
 }
 
+TEST(TuningDatabase, AnEntryWhoseDefinesDoNotServeAProblemGivesWayToThePlansDefines) {
+  // The H100's and H200's entry for layer_norm_bwd's `rows` (class all) holds rows of PER * NORM_WG =
+  // 1024 at most; the plan's defines hold 4096. A row of 4096 then runs `rows` as the plan defines it,
+  // in check and in bench alike; a row of 512 takes the entry. (bench stopped its batch here: issue 61.)
+  auto& dev = devices().at(0);
+  const auto& info = dev.runtime->device();
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("plumbline_narrow_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "t.tuning") << info.name << " | " << info.driver_version
+                                  << " | layer_norm_bwd | rows | all | NORM_WG=128 PER=8 ROWS=16 | a test\n";
+  KernelChecker kc(*dev.runtime, plans::KernelSource{.tuning_dir = dir.string()});
+  const Problem wide = Problem::parse("layer_norm_bwd:m=24,n=4096"), narrow = Problem::parse("layer_norm_bwd:m=24,n=512");
+  const plans::Variant& for_wide = kc.select(wide);
+  EXPECT_EQ(for_wide.name, "rows");
+  ASSERT_TRUE(for_wide.define("PER"));
+  EXPECT_EQ(*for_wide.define("PER"), "16");
+  EXPECT_EQ(kc.select(narrow).name, "rows@all");
+  for (const Problem& p : {wide, narrow}) {
+    const CaseResult r = kc.run(p, Values::Normal, 3);
+    EXPECT_TRUE(r.passed) << p.line() << ": " << r.message;
+    EXPECT_TRUE(bench::check_once(kc, p, 1e9, 3).passed) << p.line();
+  }
+  fs::remove_all(dir);
+}
+
 TEST(TuningDatabase, ADeviceWithoutAnEntryTakesOneOfItsArchitecture) {
   // The local device, named as if its driver gave it an architecture: a device of that architecture
   // lends it its entry (an instance `rows@all` with the lender's defines, said to be borrowed); one of

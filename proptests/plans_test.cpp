@@ -5,12 +5,14 @@
 #include <rapidcheck/gtest.h>
 
 #include <set>
+#include <sstream>
 
 #include "check/generators.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "plans/library.hpp"
 #include "plans/source.hpp"
+#include "plans/tuning.hpp"
 
 using namespace plumbline;
 using namespace plumbline::plans;
@@ -397,4 +399,31 @@ TEST(Generators, DimensionsReachTheTileSizesOfThePlan) {
     }
     for (int64_t v : {wg - 1, wg, wg + 1, 2 * wg - 1, 2 * wg, 2 * wg + 1}) EXPECT_TRUE(seen.count(v)) << "n=" << v << " never drawn for tiles of " << wg;
   }
+}
+
+// ---- the tuning database against the plans -----------------------------------------------------------
+
+TEST(OurTuning, EveryEntryServesTheProblemsItWasTunedOn) {
+  // An entry's evidence ends with the problems it was timed on ("... on matmul:m=4096,..."): its defines
+  // must serve each of them that its class still holds (classes were refined after some entries were
+  // tuned, and took problems of theirs), and its class must still hold one at least. A plan whose
+  // condition or classes changed under an entry fails here, before a launch passes the entry over.
+  int checked = 0;
+  for (const auto& e : plans::tuning_database()) {
+    const size_t on = e.evidence.rfind(" on " + e.op + ":");
+    if (e.off || on == std::string::npos) continue;
+    const plans::Variant& base = plans::find_variant(plans::our_variants(e.op), e.variant, e.op);
+    const plans::Variant tuned = base.with_defines(e.defines);
+    std::istringstream lines(e.evidence.substr(on + 4));
+    int in_class = 0;
+    for (std::string line; lines >> line && line.find(':') != std::string::npos;) {
+      if (line.back() == ';' || line.back() == ',') line.pop_back();  // the evidence's own punctuation
+      const Problem p = Problem::parse(line);
+      if (plans::class_of(base, p) != e.shape_class) continue;
+      ++in_class, ++checked;
+      EXPECT_TRUE(plans::applies(tuned, p)) << e.where.str() << ": its defines do not serve " << line << " ('" << base.when.text() << "')";
+    }
+    EXPECT_GT(in_class, 0) << e.where.str() << ": class " << e.shape_class << " holds none of the problems it was tuned on";
+  }
+  EXPECT_GT(checked, 50);
 }
