@@ -1,5 +1,6 @@
 #include "apps/child_process.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -47,13 +48,20 @@ double last_limit(const std::string& path) {
 
 }  // namespace
 
-ChildEnd run_child(const std::vector<std::string>& argv, const std::string& activity, double stall_seconds) {
+ChildEnd run_child(const std::vector<std::string>& argv, const std::string& activity, double stall_seconds, const std::string& output) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!output.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  }
   pid_t pid = 0;
-  if (posix_spawn(&pid, args[0], nullptr, nullptr, args.data(), environ) != 0)
-    throw Error("cannot start " + argv[0] + ": " + std::strerror(errno));
+  const int spawned = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) throw Error("cannot start " + argv[0] + ": " + std::strerror(spawned));
   ChildEnd end;
   auto last_change = std::chrono::steady_clock::now();
   std::uintmax_t last_size = 0;

@@ -14,10 +14,11 @@ struct ChildEnd {
   std::string describe() const;  // "exit 1", "signal 11 (SIGSEGV)", "killed after 180 s without progress"
 };
 
-// Runs argv (argv[0] the program) with the caller's stdout and stderr. While it runs, the file
-// `activity` is watched: when its size has not changed for `stall_seconds` (a value read from the file's
-// last "limit" field, plus a margin, when it holds one), the child is killed.
-ChildEnd run_child(const std::vector<std::string>& argv, const std::string& activity, double stall_seconds);
+// Runs argv (argv[0] the program) with the caller's stdout and stderr, or both into the file `output`
+// where one is named. While it runs, the file `activity` is watched: when its size has not changed for
+// `stall_seconds` (a value read from the file's last "limit" field, plus a margin, when it holds one),
+// the child is killed.
+ChildEnd run_child(const std::vector<std::string>& argv, const std::string& activity, double stall_seconds, const std::string& output = "");
 
 // This program's path (/proc/self/exe).
 std::string self_path();

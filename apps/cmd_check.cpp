@@ -12,7 +12,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "apps/child_process.hpp"
@@ -34,7 +40,7 @@ struct Options {
   std::string op, problem, json, device, values;
   plans::KernelSource source;
   bool all = false, first_failure = false, in_process = false;
-  int cases = 100;
+  int cases = 100, jobs = 0;
   uint64_t seed = 1;
   double timeout = 0;
   double reference_budget = kReferenceBudget;
@@ -60,12 +66,12 @@ nlohmann::json failure_json(const CaseResult& rs, const CaseResult& original, co
           {"repro", check_repro(rs, source)}};
 }
 
-void print_failure(const std::string& name, const CaseResult& rs, const CaseResult& original, const plans::KernelSource& source) {
-  std::cout << "FAIL " << name << " on " << rs.device << " [" << rs.verdict << "]: " << rs.message << "\n  problem: " << rs.problem.line()
+void print_failure(std::ostream& out, const std::string& name, const CaseResult& rs, const CaseResult& original, const plans::KernelSource& source) {
+  out << "FAIL " << name << " on " << rs.device << " [" << rs.verdict << "]: " << rs.message << "\n  problem: " << rs.problem.line()
             << "  (values " << to_string(rs.values) << ", seed " << rs.seed << ", variant " << rs.variant << ")"
             << "\n  repro:   " << check_repro(rs, source) << "\n";
-  if (!(rs.problem == original.problem)) std::cout << "  (shrunk from " << original.problem.line() << ")\n";
-  std::cout.flush();
+  if (!(rs.problem == original.problem)) out << "  (shrunk from " << original.problem.line() << ")\n";
+  out.flush();
 }
 
 // The cases of one operator: random ones shared among the variants, or the one problem on each
@@ -140,7 +146,7 @@ void run_in_process(KernelChecker& checker, const std::string& op, const OpCases
       if (o.first_failure && !checker.faulted())
         std::cout << "FAIL " << name << " on " << r.device << " [" << r.verdict << "] at case " << i + 1 << ": " << r.message << "\n";
       else
-        print_failure(name, r, r, checker.source());
+        print_failure(std::cout, name, r, r, checker.source());
       out.failures.push_back(failure_json(r, r, checker.source()));
       if (events) *events << nlohmann::json{{"event", "failure"}, {"failure", out.failures.back()}}.dump() << std::endl;
       out.stop = o.first_failure;
@@ -148,7 +154,7 @@ void run_in_process(KernelChecker& checker, const std::string& op, const OpCases
       continue;
     }
     const CaseResult rs = shrink_case(checker, c, r);
-    print_failure(name, rs, r, checker.source());
+    print_failure(std::cout, name, rs, r, checker.source());
     out.failures.push_back(failure_json(rs, r, checker.source()));
     if (events) *events << nlohmann::json{{"event", "failure"}, {"failure", out.failures.back()}}.dump() << std::endl;
     if (out.failed >= 3 && !oc.todo.size()) {
@@ -196,10 +202,35 @@ std::vector<nlohmann::json> read_events(const std::string& path) {
   return v;
 }
 
+// The name of an operator's files in the temporary folder while it is checked on a device, and the file
+// its children write their events to (a line per case begun and per case done).
+std::string task_tag(const ocl::DeviceInfo& device, const std::string& op) {
+  std::string dev = device.selector;
+  std::replace(dev.begin(), dev.end(), ':', '_');
+  return std::to_string(::getpid()) + "_" + dev + "_" + op;
+}
+fs::path events_path(const std::string& tag) { return fs::temp_directory_path() / ("plumbline_check_" + tag + ".jsonl"); }
+
 // One operator on one device, each batch of cases in a child process: a child that dies takes the
-// case it was running with it, as a [crashed] (or [hung]) verdict, and a fresh child goes on.
-void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Selection& sel, const Options& o, OpResult& out, int& exit_code) {
-  const fs::path results = fs::temp_directory_path() / ("plumbline_check_" + std::to_string(::getpid()) + ".jsonl");
+// case it was running with it, as a [crashed] (or [hung]) verdict, and a fresh child goes on. What it
+// prints goes to `log`; with `capture`, its children's output too (operators run side by side: each
+// one's lines stay together), else they print to this process's stdout and stderr as they go.
+void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Selection& sel, const Options& o, OpResult& out, int& exit_code,
+                  std::ostream& log, bool capture) {
+  const std::string tag = task_tag(device, op);
+  const fs::path results = events_path(tag);
+  const fs::path printed = fs::temp_directory_path() / ("plumbline_check_" + tag + ".out");
+  // Runs a child with its output in `printed`, then appends that to the log.
+  auto child = [&](const std::vector<std::string>& argv, const fs::path& activity) {
+    if (!capture) return run_child(argv, activity.string(), 600);
+    fs::remove(printed);
+    const ChildEnd end = run_child(argv, activity.string(), 600, printed.string());
+    std::ifstream f(printed);
+    log << f.rdbuf();
+    log.flush();
+    fs::remove(printed);
+    return end;
+  };
   // The cases' problems, for the repro and the shrinking of a crashed one (no kernel runs here).
   const KernelVariants kv = kernel_variants(o.source, op, device);
   const OpCases oc = cases_of(kv.all, op, sel, o);
@@ -209,7 +240,7 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
     while (next < oc.count && !o.shard.mine(static_cast<size_t>(next))) ++next;  // this shard's cases only
     if (next >= oc.count) break;
     fs::remove(results);
-    const ChildEnd end = run_child(child_args(o, op, device.selector, results.string(), next, problem), results.string(), 600);
+    const ChildEnd end = child(child_args(o, op, device.selector, results.string(), next, problem), results);
     const auto events = read_events(results.string());
     int last_begun = -1, last_done = -1;
     nlohmann::json begun;
@@ -233,7 +264,7 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
       r.message = end.stalled ? "the check process made no progress for longer than the case's watchdog allows and was killed"
                               : "the check process was ended by " + end.describe() + " while the case ran (a write far out of bounds, an abort, a crash in the driver)";
       // Shrink it where the crash reproduces: each candidate in a child of its own.
-      const fs::path probe = fs::temp_directory_path() / ("plumbline_probe_" + std::to_string(::getpid()) + ".jsonl");
+      const fs::path probe = fs::temp_directory_path() / ("plumbline_probe_" + tag + ".jsonl");
       Options one = o;
       one.values = to_string(r.values);
       one.source.variant = r.variant == "user" ? o.source.variant : r.variant;
@@ -245,7 +276,7 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
             Options qo = one;
             qo.seed = r.seed;
             fs::remove(probe);
-            const ChildEnd e = run_child(child_args(qo, op, device.selector, probe.string(), 0, q.line()), probe.string(), 600);
+            const ChildEnd e = child(child_args(qo, op, device.selector, probe.string(), 0, q.line()), probe);
             return e.signal != 0;
           },
           40);
@@ -254,19 +285,19 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
       rs.problem = small;
       out.add(to_json(r));
       ++out.failed;
-      print_failure(op + (kv.all.size() > 1 ? "/" + r.variant : ""), rs, r, o.source);
+      print_failure(log, op + (kv.all.size() > 1 ? "/" + r.variant : ""), rs, r, o.source);
       out.failures.push_back(failure_json(rs, r, o.source));
       last_done = last_begun;
     }
     if (last_done < next) {  // it died before any case: nothing to blame on a kernel
       exit_code = std::max(exit_code, 3);
-      std::cerr << "plumbline: internal error: the check process for " << op << " on " << device.selector << " ended (" << end.describe()
+      log << "plumbline: internal error: the check process for " << op << " on " << device.selector << " ended (" << end.describe()
                 << ") before its first case\n";
       out.stop = true;
       return;
     }
     if (out.failed >= 3 && !sel.problem) {
-      std::cout << "  (stopping " << op << " after 3 failures)\n";
+      log << "  (stopping " << op << " after 3 failures)\n";
       out.stop = true;
     }
     next = last_done + 1;
@@ -274,17 +305,107 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
   fs::remove(results);
 }
 
-void print_summary(const std::string& op, const std::string& device, const OpResult& r, const KernelVariants& kv) {
+std::string summary_of(const std::string& op, const std::string& device, const OpResult& r, const KernelVariants& kv) {
   const size_t variants = kv.all.size();
   std::string split;
   for (const auto& [name, count] : r.per_variant) split += (split.empty() ? " (" : ", ") + name + " " + std::to_string(count);
   split = variants > 1 ? split + ")" : "";
-  std::printf("%-22s %-9s %s  %d cases%s  worst ratio %.3g  kernel time %.3f ms\n", op.c_str(), device.c_str(), r.failed ? "FAIL" : "pass",
-              r.ran, split.c_str(), r.worst, r.seconds * 1e3);
-  for (const auto& s : r.sampled) std::printf("  %s\n", s.c_str());
+  char line[512];
+  std::snprintf(line, sizeof line, "%-22s %-9s %s  %d cases%s  worst ratio %.3g  kernel time %.3f ms\n", op.c_str(), device.c_str(),
+                r.failed ? "FAIL" : "pass", r.ran, split.c_str(), r.worst, r.seconds * 1e3);
+  std::string out = line;
+  for (const auto& s : r.sampled) out += "  " + s + "\n";
   for (const auto& [name, lacks] : kv.unavailable)  // said, so that a pass is not read as covering it
-    std::printf("  %s/%s not checked: it needs %s, which %s lacks\n", op.c_str(), name.c_str(), lacks.c_str(), device.c_str());
-  std::fflush(stdout);
+    out += "  " + op + "/" + name + " not checked: it needs " + lacks + ", which " + device + " lacks\n";
+  return out;
+}
+
+// One operator on one device of a run: checked in child processes, side by side with others (--jobs);
+// its lines are printed together, in the run's order, once it and every one before it are done.
+struct Task {
+  const ocl::DeviceInfo* device = nullptr;
+  std::string op;
+  KernelVariants kv;
+  bool run = true;  // false: a line only (no kernel yet, nothing of it builds on the device)
+  OpResult result;
+  std::ostringstream log;
+  int exit_code = 0;
+  bool done = false;
+};
+
+// Runs the tasks, `jobs` at a time, printing each task's lines in order as soon as they are complete
+// (one at a time: as they come). A task that ends in bad input or an internal error (exit 2 or 3)
+// stops the run: no new task starts.
+void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o, int jobs) {
+  const auto runnable = std::count_if(tasks.begin(), tasks.end(), [](const Task& t) { return t.run; });
+  if (jobs <= 1 || runnable <= 1) {
+    for (Task& t : tasks) {
+      std::cout << t.log.str() << std::flush;
+      if (!t.run) continue;
+      run_isolated(*t.device, t.op, sel, o, t.result, t.exit_code, std::cout, false);
+      if (t.exit_code >= 2) return;
+      std::cout << summary_of(t.op, t.device->selector, t.result, t.kv) << std::flush;
+    }
+    return;
+  }
+  std::mutex mutex;
+  size_t next = 0, printed = 0;
+  bool stop = false;
+  auto print_ready = [&] {  // under the mutex
+    for (; printed < tasks.size() && tasks[printed].done; ++printed) {
+      Task& t = tasks[printed];
+      std::cout << t.log.str();
+      if (t.run && t.exit_code < 2) std::cout << summary_of(t.op, t.device->selector, t.result, t.kv);
+      std::cout.flush();
+    }
+  };
+  auto worker = [&] {
+    for (;;) {
+      size_t i;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (stop || next >= tasks.size()) return;
+        i = next++;
+      }
+      Task& t = tasks[i];
+      if (t.run) run_isolated(*t.device, t.op, sel, o, t.result, t.exit_code, t.log, true);
+      std::lock_guard<std::mutex> lock(mutex);
+      t.done = true;
+      stop = stop || t.exit_code >= 2;
+      print_ready();
+    }
+  };
+  // While operators are checked, a line on stderr every 20 s names each one and its cases done (their
+  // own lines wait until they finish): a cold run spends minutes building programs.
+  std::condition_variable finished;
+  bool all_done = false;
+  std::thread progress([&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    const auto start = std::chrono::steady_clock::now();
+    while (!finished.wait_for(lock, std::chrono::seconds(20), [&] { return all_done; })) {
+      std::string line;
+      for (size_t i = printed; i < next && i < tasks.size(); ++i) {
+        const Task& t = tasks[i];
+        if (!t.run || t.done) continue;
+        std::ifstream events(events_path(task_tag(*t.device, t.op)));
+        int done = 0;  // in the running child (a crash starts another, which counts anew)
+        for (std::string e; std::getline(events, e);) done += e.find("\"event\":\"case\"") != std::string::npos;
+        line += (line.empty() ? "" : ", ") + t.op + " (" + std::to_string(done) + " cases)";
+      }
+      const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (!line.empty()) std::fprintf(stderr, "  [%.0f s] checking %s\n", seconds, line.c_str());
+    }
+  });
+  std::vector<std::thread> pool;
+  for (int j = 1; j < std::min<int>(jobs, static_cast<int>(tasks.size())); ++j) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    all_done = true;
+  }
+  finished.notify_all();
+  progress.join();
 }
 
 }  // namespace
@@ -310,6 +431,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
                   "(docs/verification.md)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--in-process", opt->in_process, "run every case in this process: faster, but a crashing kernel ends the run");
+  cmd->add_option("--jobs", opt->jobs, "operators checked side by side, each in its own processes (default: the host's cores)")
+      ->check(CLI::PositiveNumber);
   add_shard_option(cmd, opt->shard_text);
   cmd->add_option("--child-results", opt->child_results)->group("");  // internal: the isolated child's events
   cmd->add_option("--first-case", opt->first_case)->group("");
@@ -322,7 +445,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
     const auto devices = ocl::select_devices(opt->device.empty() ? ocl::default_selector() : opt->device);
 
     if (!opt->child_results.empty()) {  // the isolated child: one operator, one device
-      ocl::Runtime rt(devices.at(0));
+      ocl::Runtime rt(devices.at(0), ocl::Builds::ForChecks);
       KernelChecker checker(rt, source);
       checker.set_timeout(opt->timeout);
       checker.set_reference_budget(opt->reference_budget);
@@ -338,19 +461,27 @@ void add_check_command(CLI::App& app, Context& ctx) {
     bool all_passed = true;
     std::set<std::string> checked;                     // operators with something checked on some device
     std::multimap<std::string, std::string> unavailable;  // operator -> why a device could run none of its variants
+    std::vector<Task> tasks;
     for (const auto& device : devices) {
       std::unique_ptr<ocl::Runtime> rt;
       std::unique_ptr<KernelChecker> checker;
       if (opt->in_process) {
-        rt = std::make_unique<ocl::Runtime>(device);
+        rt = std::make_unique<ocl::Runtime>(device, ocl::Builds::ForChecks);
         checker = std::make_unique<KernelChecker>(*rt, source);
         checker->set_timeout(opt->timeout);
         checker->set_reference_budget(opt->reference_budget);
       }
       for (const auto& op : sel.ops) {
+        auto say = [&](const std::string& line) {  // a line in the run's order
+          Task& t = tasks.emplace_back();
+          t.device = &device, t.op = op, t.run = false, t.done = false;
+          t.log << line << "\n";
+        };
         if (source.ours() && plans::our_variants(op).empty()) {
           if (!opt->all) throw Error("operator '" + op + "' has no OpenCL kernel yet");
-          std::printf("%-22s %-9s no kernel yet\n", op.c_str(), device.selector.c_str());
+          char line[128];
+          std::snprintf(line, sizeof line, "%-22s %-9s no kernel yet", op.c_str(), device.selector.c_str());
+          say(line);
           continue;
         }
         if (opt->all && !source.plan_file.empty()) {
@@ -362,31 +493,43 @@ void add_check_command(CLI::App& app, Context& ctx) {
           }
           if (!any) continue;
         }
-        OpResult r;
         const KernelVariants kv = opt->in_process ? checker->kernels(op) : kernel_variants(source, op, device);
         if (kv.all.empty() && !kv.unavailable.empty()) {  // nothing of op builds here (a `needs` line): said, not failed
-          std::printf("%-22s %-9s not checked: %s\n", op.c_str(), device.selector.c_str(), unavailable_message(op, kv, device).c_str());
+          char line[64];
+          std::snprintf(line, sizeof line, "%-22s %-9s ", op.c_str(), device.selector.c_str());
+          say(line + ("not checked: " + unavailable_message(op, kv, device)));
           unavailable.emplace(op, unavailable_message(op, kv, device));
           continue;
         }
         checked.insert(op);
         if (opt->in_process) {
+          for (Task& t : tasks) std::cout << t.log.str();  // lines said before this operator
+          tasks.clear();
+          OpResult r;
           const OpCases oc = cases_of(checker->variants(op), op, sel, *opt);
           run_in_process(*checker, op, oc, *opt, 0, r, nullptr);
-          if (checker->faulted()) {
-            print_summary(op, device.selector, r, kv);
+          std::cout << summary_of(op, device.selector, r, kv) << std::flush;
+          if (checker->faulted())
             throw Error("a kernel faulted on " + device.selector + " and its context cannot be trusted: the run stops here (without --in-process each operator runs in a child process and the run goes on)");
-          }
-        } else {
-          run_isolated(device, op, sel, *opt, r, ctx.exit_code);
-          if (ctx.exit_code >= 2) return;
+          for (auto& c : r.cases) cases.push_back(c);
+          for (auto& f : r.failures) failures.push_back(f);
+          all_passed = all_passed && r.failed == 0;
+          continue;
         }
-        for (auto& c : r.cases) cases.push_back(c);
-        for (auto& f : r.failures) failures.push_back(f);
-        all_passed = all_passed && r.failed == 0;
-        print_summary(op, device.selector, r, kv);
+        Task& t = tasks.emplace_back();
+        t.device = &device, t.op = op, t.kv = kv;
       }
     }
+    for (Task& t : tasks) t.done = !t.run;
+    run_tasks(tasks, sel, *opt, opt->jobs > 0 ? opt->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    for (Task& t : tasks) {
+      if (!t.run) continue;
+      ctx.exit_code = std::max(ctx.exit_code, t.exit_code);
+      for (auto& c : t.result.cases) cases.push_back(c);
+      for (auto& f : t.result.failures) failures.push_back(f);
+      all_passed = all_passed && t.result.failed == 0;
+    }
+    if (ctx.exit_code >= 2) return;
     for (const auto& [op, why] : unavailable)  // asked for (--variant) and runnable on none of the devices
       if (!checked.count(op)) throw Error(why);
     if (!opt->json.empty()) {

@@ -8,6 +8,7 @@
 #include "check/generators.hpp"
 #include "check/gradcheck.hpp"
 #include "check/shrink.hpp"
+#include "core/parallel.hpp"
 #include "core/registry.hpp"
 
 namespace plumbline::apps {
@@ -60,22 +61,46 @@ void add_gradcheck_command(CLI::App& app, Context& ctx) {
     const std::vector<std::string>& ops = sel.ops;
     nlohmann::json cases = nlohmann::json::array(), failures = nlohmann::json::array();
     bool all_passed = true;
+    // Every case of every operator drawn first (RapidCheck's generators, here), then checked on the
+    // host's cores (the reference is pure), then reported in order: the same results and lines as one
+    // at a time. A failure is shrunk after, one at a time.
+    struct Case {
+      std::string op;
+      rc::Shrinkable<Problem> problem;  // its value() runs RapidCheck's generators: taken before the threads start
+      Problem p;
+      uint64_t seed;
+      GradcheckResult result;
+    };
+    std::vector<Case> todo;
+    std::vector<size_t> first_of;  // ops[k]'s first case in todo
     for (const auto& op : ops) {
+      first_of.push_back(todo.size());
       const int n = sel.problem ? 1 : opt->cases;
-      double worst = 0;
-      int failed = 0, ran = 0;
       for (int i = 0; i < n; ++i) {
         if (!shard.mine(static_cast<size_t>(i))) continue;
-        ++ran;
-        const uint64_t seed = opt->seed + static_cast<uint64_t>(i);
-        auto shrinkable = sel.problem ? rc::shrinkable::just(*sel.problem) : sample_problem(op, kGradcheckBudget, opt->seed, i, n);
-        const Problem p = shrinkable.value();
-        GradcheckResult r = gradcheck(p, seed, go);
-        cases.push_back(to_json(p, seed, r));
-        worst = std::max(worst, r.worst_ratio);
-        if (r.passed) continue;
+        auto problem = sel.problem ? rc::shrinkable::just(*sel.problem) : sample_problem(op, kGradcheckBudget, opt->seed, i, n);
+        const Problem p = problem.value();
+        todo.push_back({op, std::move(problem), p, opt->seed + static_cast<uint64_t>(i), {}});
+      }
+    }
+    first_of.push_back(todo.size());
+    parallel_for(static_cast<int64_t>(todo.size()), [&](int64_t c) {
+      Case& k = todo[static_cast<size_t>(c)];
+      k.result = gradcheck(k.p, k.seed, go);
+    });
+    for (size_t o = 0; o < ops.size(); ++o) {
+      const std::string& op = ops[o];
+      double worst = 0;
+      int failed = 0;
+      for (size_t c = first_of[o]; c < first_of[o + 1]; ++c) {
+        const Case& k = todo[c];
+        const Problem& p = k.p;
+        const uint64_t seed = k.seed;
+        cases.push_back(to_json(p, seed, k.result));
+        worst = std::max(worst, k.result.worst_ratio);
+        if (k.result.passed) continue;
         ++failed;
-        const Problem small = shrink_failure(shrinkable, [&](const Problem& q) { return !gradcheck(q, seed, go).passed; });
+        const Problem small = shrink_failure(k.problem, [&](const Problem& q) { return !gradcheck(q, seed, go).passed; });
         const GradcheckResult rs = gradcheck(small, seed, go);
         std::cout << "FAIL " << op << ": " << rs.summary() << "\n  problem: " << small.line()
                   << "\n  repro:   " << repro(small, seed) << "\n";
@@ -84,7 +109,8 @@ void add_gradcheck_command(CLI::App& app, Context& ctx) {
                             {"message", rs.summary()}, {"repro", repro(small, seed)}});
       }
       all_passed = all_passed && failed == 0;
-      std::printf("%-22s %s  %d cases  worst ratio %.3g\n", op.c_str(), failed ? "FAIL" : "pass", ran, worst);
+      std::printf("%-22s %s  %d cases  worst ratio %.3g\n", op.c_str(), failed ? "FAIL" : "pass", static_cast<int>(first_of[o + 1] - first_of[o]), worst);
+      std::fflush(stdout);
     }
     if (!opt->json.empty()) {
       std::ofstream f(opt->json);

@@ -59,7 +59,7 @@ void add_mutants_command(CLI::App& app, Context& ctx) {
     std::map<std::string, std::vector<int>> detection_by_family;
 
     if (opt->catalogue || both) {
-      ocl::Runtime rt(device);
+      ocl::Runtime rt(device, ocl::Builds::ForChecks);
       int killed = 0, total = 0;
       for (const auto& bug : mutants::load_catalogue(mutants::catalogue_dir())) {
         if (!opt->op.empty() && bug.op != opt->op) continue;

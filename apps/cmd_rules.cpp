@@ -2,12 +2,15 @@
 // with the reference interpreter and, unless --device none, on each OpenCL device.
 // `plumbline rules list [FILE]`: the rules, one per line.
 #include <fstream>
+#include <functional>
+#include <thread>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "egraph/graph_check.hpp"
 #include "egraph/models.hpp"
 #include "egraph/optimize.hpp"
@@ -37,12 +40,21 @@ std::vector<const egraph::Rule*> chosen(const std::vector<egraph::Rule>& all, co
   return out;
 }
 
-// One pass over the rules with one evaluator; prints a line per rule, returns the JSON of each.
-nlohmann::json check_all(const std::vector<const egraph::Rule*>& rules, egraph::RuleCheckOptions ro, const std::string& file,
-                         const std::string& where, bool& all_passed) {
+// One pass over the rules; prints a line per rule, returns the JSON of each. The rules are checked side
+// by side on the host's cores, each thread with the options `options_for(thread)` gives it (a device
+// evaluator of its own: an OpenCL context each), and reported in order.
+nlohmann::json check_all(const std::vector<const egraph::Rule*>& rules, const std::function<egraph::RuleCheckOptions(int64_t)>& options_for,
+                         const std::string& file, const std::string& where, bool& all_passed) {
+  std::vector<egraph::RuleVerdict> verdicts(rules.size());
+  const int64_t threads = std::min<int64_t>(static_cast<int64_t>(rules.size()), std::max(1u, std::thread::hardware_concurrency()));
+  parallel_for(threads, [&](int64_t t) {
+    const egraph::RuleCheckOptions ro = options_for(t);
+    for (size_t i = static_cast<size_t>(t); i < rules.size(); i += static_cast<size_t>(threads)) verdicts[i] = egraph::check_rule(*rules[i], ro, file);
+  });
   nlohmann::json out = nlohmann::json::array();
-  for (const egraph::Rule* r : rules) {
-    const egraph::RuleVerdict v = egraph::check_rule(*r, ro, file);
+  for (size_t i = 0; i < rules.size(); ++i) {
+    const egraph::Rule* r = rules[i];
+    const egraph::RuleVerdict& v = verdicts[i];
     all_passed = all_passed && v.passed;
     std::printf("%-28s %-10s %s  %3d instances  %4d evaluations (%d on device)  worst ratio %.3g\n", r->name.c_str(),
                 where.c_str(), v.passed ? "pass" : "FAIL", v.instances, v.evaluations, v.device_evaluations, v.worst_ratio);
@@ -54,6 +66,7 @@ nlohmann::json check_all(const std::vector<const egraph::Rule*>& rules, egraph::
                    {"covered", v.covered}, {"message", v.message}, {"counterexample", v.counterexample}, {"repro", v.repro},
                    {"lhs", r->lhs.str()}, {"rhs", r->rhs.str()}});
   }
+  std::fflush(stdout);
   return out;
 }
 
@@ -89,16 +102,31 @@ void add_rules_command(CLI::App& app, Context& ctx) {
     if (!opt->at.empty()) ro.at = opt->at;
     if (!opt->values.empty()) ro.values = values_from_string(opt->values);
     bool passed = true;
-    nlohmann::json verdicts = check_all(selected, ro, file, "reference", passed);
+    nlohmann::json verdicts = check_all(selected, [&](int64_t) { return ro; }, file, "reference", passed);
 #ifdef PLUMBLINE_WITH_OPENCL
     const std::string sel = opt->device.empty() ? ocl::default_selector() : opt->device;
     if (sel != "none")
       for (const auto& device : ocl::select_devices(sel)) {
-        ocl::Runtime rt(device);
-        KernelChecker kc(rt);
-        egraph::DeviceSideEvaluator dev(kc, device.selector);
-        ro.device = &dev;
-        for (auto& v : check_all(selected, ro, file, device.selector, passed)) verdicts.push_back(v);
+        // A context, checker and evaluator per thread: a KernelChecker is not shared between threads.
+        struct Side {
+          std::unique_ptr<ocl::Runtime> rt;
+          std::unique_ptr<KernelChecker> kc;
+          std::unique_ptr<egraph::DeviceSideEvaluator> dev;
+        };
+        std::vector<Side> sides(std::max(1u, std::thread::hardware_concurrency()));
+        for (auto& v : check_all(
+                 selected,
+                 [&](int64_t t) {
+                   Side& side = sides.at(static_cast<size_t>(t));
+                   side.rt = std::make_unique<ocl::Runtime>(device, ocl::Builds::ForChecks);
+                   side.kc = std::make_unique<KernelChecker>(*side.rt);
+                   side.dev = std::make_unique<egraph::DeviceSideEvaluator>(*side.kc, device.selector);
+                   egraph::RuleCheckOptions on_device = ro;
+                   on_device.device = side.dev.get();
+                   return on_device;
+                 },
+                 file, device.selector, passed))
+          verdicts.push_back(v);
       }
 #else
     if (!opt->device.empty() && opt->device != "none") throw Error("this build has no OpenCL: --device is not available");
@@ -161,7 +189,7 @@ void add_rules_command(CLI::App& app, Context& ctx) {
       const std::string sel = graphs_device->empty() ? ocl::default_selector() : *graphs_device;
       if (sel != "none")
         for (const auto& device : ocl::select_devices(sel)) {
-          ocl::Runtime rt(device);
+          ocl::Runtime rt(device, ocl::Builds::ForChecks);
           KernelChecker kc(rt);
           for (Values values : {Values::Integers, Values::Normal, Values::Edge}) {
             const auto in = egraph::training_inputs(t, values, 5);

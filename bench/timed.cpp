@@ -30,7 +30,10 @@ TimedProblem::TimedProblem(KernelChecker& kc, const Problem& p, uint64_t seed, c
 }
 
 const std::vector<ocl::PreparedStep>& TimedProblem::steps() {
-  if (steps_.empty()) steps_ = ocl::prepare(kc_.runtime(), p_, variant_, kc_.program_for(variant_, dtype_of(p_)), buffers_);
+  if (steps_.empty()) {
+    kc_.runtime().set_problem_flops(signature_of(p_).flops);
+    steps_ = ocl::prepare(kc_.runtime(), p_, variant_, kc_.program_for(variant_, dtype_of(p_)), buffers_);
+  }
   return steps_;
 }
 

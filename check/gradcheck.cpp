@@ -149,14 +149,16 @@ std::string flat_output_name(const Setup& s, int64_t i) {
 
 struct Tally {
   GradcheckResult& r;
-  void add(double analytic, double numeric, double fd_error, double allowed, const std::string& where) {
+  // `where` names the check (a function: the name is made only for the worst one).
+  template <class Where>
+  void add(double analytic, double numeric, double fd_error, double allowed, Where&& where) {
     ++r.checks;
     const double diff = std::abs(analytic - numeric);
     double ratio = allowed > 0 ? diff / allowed : (diff == 0 ? 0 : std::numeric_limits<double>::infinity());
     if (std::isnan(ratio)) ratio = std::numeric_limits<double>::infinity();
     if (ratio > r.worst_ratio || r.where.empty()) {
       r.worst_ratio = ratio;
-      r.where = where;
+      r.where = where();
       r.analytic = analytic;
       r.numeric = numeric;
       r.fd_error = fd_error;
@@ -169,8 +171,8 @@ struct Tally {
   // derivative, or match a difference with a step inside the kinks (`finer` makes it: two kinks crossed
   // in opposite directions can cancel in the one-sided derivatives, which then show no jump at all);
   // `allowed_of` gives a difference's allowance, its own rounding and truncation included.
-  template <class Allowed, class Finer>
-  void judge(double analytic, const Difference& d, size_t i, double f0, Allowed allowed_of, Finer finer, const std::string& where) {
+  template <class Allowed, class Finer, class Where>
+  void judge(double analytic, const Difference& d, size_t i, double f0, Allowed allowed_of, Finer finer, Where&& where) {
     const double allowed = allowed_of(d);
     if (std::abs(analytic - d.estimate[i]) <= allowed) return add(analytic, d.estimate[i], d.error[i], allowed, where);
     if (matches_one_side(analytic, d, i, f0, allowed)) return kink();
@@ -205,12 +207,14 @@ void full_mode(const Setup& s, const GradcheckOptions& o, GradcheckResult& r) {
     const std::string& gname = s.bsig.outputs[g].name;
     std::vector<Difference> cols;
     double scale = 0;
+    std::vector<TensorD> xp = s.x;  // the point, one element moved at a time and put back
     auto column = [&](int64_t j, double h) {
       return central_difference(
           [&](double t) {
-            std::vector<TensorD> xp = s.x;
-            xp[xi][j] += t;
-            return flatten(forward(s, xp));
+            xp[xi][j] = s.x[xi][j] + t;
+            std::vector<double> f = flatten(forward(s, xp));
+            xp[xi][j] = s.x[xi][j];
+            return f;
           },
           h);
     };
@@ -229,7 +233,7 @@ void full_mode(const Setup& s, const GradcheckOptions& o, GradcheckResult& r) {
               if (!fine) fine = column(j, cols[j].h * kInsideKink);
               return *fine;
             },
-            gname + "[" + std::to_string(j) + "] row " + flat_output_name(s, i));
+            [&] { return gname + "[" + std::to_string(j) + "] row " + flat_output_name(s, i); });
       }
     }
   }
@@ -281,7 +285,7 @@ void fast_mode(const Setup& s, uint64_t seed, const GradcheckOptions& o, Gradche
       tally.judge(
           analytic, difference(h), 0, vf0,
           [&](const Difference& d) { return o.rtol * std::max(std::abs(d.estimate[0]), magnitude) + d.error[0] + evaluation; },
-          [&] { return difference(h * kInsideKink); }, s.bsig.outputs[g].name + " . u (projection " + std::to_string(proj) + ")");
+          [&] { return difference(h * kInsideKink); }, [&] { return s.bsig.outputs[g].name + " . u (projection " + std::to_string(proj) + ")"; });
     }
   }
 }

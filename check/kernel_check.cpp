@@ -146,6 +146,7 @@ std::string gib(double bytes) {
 void KernelChecker::check_fits(const Problem& p, const plans::Variant& v) {
   const ocl::DeviceInfo& dev = rt_.device();
   const Signature sig = signature_of(p);
+  rt_.set_problem_flops(sig.flops);  // its programs are built (and their launch checked) for its size
   double device_total = 0, host_elements = 0;
   auto tensor = [&](const std::string& name, int64_t numel, const char* what, DType d) {
     const double bytes = bytes_of(d) * static_cast<double>(numel);
@@ -183,6 +184,7 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
     throw Error("variant " + variant.id() + " (" + variant.where.str() + ") does not apply to " + p.line() + ": its condition is '" +
                 variant.when.text() + "'");
   const Signature sig = signature_of(p);
+  rt_.set_problem_flops(sig.flops);
   ocl::check_launch(rt_, p, variant, program_for(variant, sig.dtype));
   if (inputs.size() != sig.inputs.size()) throw Error(p.op() + " takes " + std::to_string(sig.inputs.size()) + " inputs");
   std::vector<ocl::GuardedBuffer> in_b, out_b, scratch_b;
@@ -240,6 +242,7 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
   check_fits(p, variant);
   const Signature sig = signature_of(p);
   rt_.set_watchdog(timeout_ > 0 ? timeout_ : rt_.watchdog_for(sig.flops, sig.bytes()));
+  rt_.set_problem_flops(sig.flops);
   if (sampled(p)) return run_sampled(p, values, seed, variant, std::move(r));
   const CaseInputs in = draw_inputs(sig, values, seed);
   const std::vector<TensorD> ref = run_reference(p, in.d);

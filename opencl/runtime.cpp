@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -47,7 +50,9 @@ std::string read_text(const std::string& path) {
 
 }  // namespace
 
-Runtime::Runtime(DeviceInfo device) : device_(std::move(device)) {
+Runtime::Runtime(DeviceInfo device, Builds builds) : device_(std::move(device)) {
+  build_options_ = feature_defines();
+  unoptimized_small_ = builds == Builds::ForChecks && device_.type == "cpu";
   context_ = call("creating a context on " + device_.selector, [&] { return cl::Context(device_.device); });
   queue_ = call("creating a profiling queue on " + device_.selector,
                 [&] { return cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE); });
@@ -157,6 +162,10 @@ std::optional<size_t> ptx_local_bytes(const std::string& ptx, const std::string&
   return bytes;
 }
 
+std::string Runtime::optimization_option() const {
+  return unoptimized_small_ && problem_flops_ <= kUnoptimizedBuildFlops ? " -cl-opt-disable" : "";
+}
+
 std::string Runtime::feature_defines() const {
   std::string defines;
   for (const std::string& f : device_.features) {
@@ -170,7 +179,7 @@ std::string Runtime::feature_defines() const {
 BuiltProgram Runtime::build(const std::string& source, const std::string& given_options, const std::string& what) {
   // Every program sees the device's features as defines (FEATURE_NVIDIA_SM80=1, ...): storage.h picks an
   // instruction the device has where portable code would do the same in several (docs/kernel-abi.md).
-  const std::string options = given_options + feature_defines();
+  const std::string options = given_options + build_options_ + optimization_option();
   const int max_registers = [&] {  // a bad cap is an error on every device; NVIDIA's alone applies it
     try {
       return max_registers_define(options);
@@ -286,7 +295,7 @@ BuiltProgram Runtime::build_file(const std::string& file, const std::string& opt
 }
 
 const cl::Program& Runtime::program(const std::string& file, const std::string& options) {
-  const std::string key = file + "\n" + options;
+  const std::string key = file + "\n" + options + optimization_option();
   auto it = programs_.find(key);
   if (it == programs_.end()) it = programs_.emplace(key, build_file(file, options).program).first;
   return it->second;
@@ -329,6 +338,33 @@ cl::Event Runtime::enqueue(const cl::Kernel& kernel, const cl::NDRange& global, 
   return event;
 }
 
+namespace {
+
+// What the driver's callbacks say of one command: when it started running, whether it completed, and
+// its error status. Each registered callback holds a reference, so that a callback that comes after the
+// waiter gave up (a hung kernel) finds the state alive.
+struct CommandState {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool running = false, complete = false;
+  cl_int status = CL_COMPLETE;
+  std::chrono::steady_clock::time_point started;
+};
+
+void CL_CALLBACK on_command_status(cl_event, cl_int status, void* user) {
+  auto* held = static_cast<std::shared_ptr<CommandState>*>(user);
+  {
+    std::lock_guard<std::mutex> lock((*held)->mutex);
+    CommandState& c = **held;
+    if (!c.running) c.running = true, c.started = std::chrono::steady_clock::now();
+    if (status == CL_COMPLETE || status < 0) c.complete = true, c.status = status;
+  }
+  (*held)->changed.notify_all();
+  delete held;
+}
+
+}  // namespace
+
 void Runtime::wait(const cl::Event& event, const std::string& what) {
   try {
     queue_.flush();
@@ -338,34 +374,53 @@ void Runtime::wait(const cl::Event& event, const std::string& what) {
   // The watchdog counts from the moment the kernel runs: PoCL compiles a kernel for its work-group size
   // at its first launch, before the command runs (20 s for a large GEMM tile in f16), and that is not
   // the kernel's time. Reaching the device at all gets a limit of its own, kStartLimit. A fault reported
-  // while waiting is the kernel's failure.
+  // while waiting is the kernel's failure. The driver tells of each change through callbacks (a
+  // launch of a few microseconds is not held up by a polling interval).
   constexpr double kStartLimit = 600;
   const auto submitted = std::chrono::steady_clock::now();
-  auto start = submitted;
-  bool running = false;
-  for (;;) {
+  const auto state = std::make_shared<CommandState>();
+  for (const cl_int status : {CL_RUNNING, CL_COMPLETE}) {
+    auto* held = new std::shared_ptr<CommandState>(state);
+    if (clSetEventCallback(event(), status, on_command_status, held) != CL_SUCCESS) {
+      delete held;
+      throw Error("cannot watch " + what + " on " + device_.selector + ": clSetEventCallback failed");
+    }
+  }
+  const double start_limit = std::max(kStartLimit, watchdog_seconds_);
+  auto seconds = [](double s) { return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s)); };
+  // Between callbacks the status is also asked now and then: some drivers run a command only when
+  // asked (Oclgrind), or call back late.
+  auto poll = std::chrono::microseconds(500);
+  std::unique_lock<std::mutex> lock(state->mutex);
+  while (!state->complete) {
+    const auto now = std::chrono::steady_clock::now();
+    const auto deadline = state->running ? state->started + seconds(watchdog_seconds_) : submitted + seconds(start_limit);
+    if (now > deadline) {
+      if (!state->running)
+        throw KernelFault("watchdog: " + what + " was not started within " + std::to_string(static_cast<int>(start_limit)) + " s on " +
+                              device_.selector + " (" + device_.name + ")",
+                          true);
+      throw KernelFault("watchdog: " + what + " did not finish within " + std::to_string(static_cast<int>(watchdog_seconds_)) + " s on " +
+                            device_.selector + " (" + device_.name + "): it hangs, or is far slower than the problem's work allows",
+                        true);
+    }
+    if (state->changed.wait_until(lock, std::min(deadline, now + poll), [&] { return state->complete; })) break;
+    poll = std::min<std::chrono::microseconds>(2 * poll, std::chrono::milliseconds(20));
+    lock.unlock();
     cl_int status = 0;
     try {
       status = event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
     } catch (const cl::Error& e) {
       status = e.err();
     }
-    if (status == CL_COMPLETE) break;
-    if (status < 0)
-      throw KernelFault(what + " faulted on " + device_.selector + " (" + device_.name + "): OpenCL status " + error_name(status) +
-                            " (an out-of-bounds access, a misaligned vector access, or too many resources)",
-                        false);
-    if (!running && status == CL_RUNNING) running = true, start = std::chrono::steady_clock::now();
-    if (!running && std::chrono::steady_clock::now() - submitted > std::chrono::duration<double>(std::max(kStartLimit, watchdog_seconds_)))
-      throw KernelFault("watchdog: " + what + " was not started within " + std::to_string(static_cast<int>(std::max(kStartLimit, watchdog_seconds_))) +
-                            " s on " + device_.selector + " (" + device_.name + ")",
-                        true);
-    if (running && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(watchdog_seconds_))
-      throw KernelFault("watchdog: " + what + " did not finish within " + std::to_string(static_cast<int>(watchdog_seconds_)) + " s on " +
-                            device_.selector + " (" + device_.name + "): it hangs, or is far slower than the problem's work allows",
-                        true);
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    lock.lock();
+    if (!state->running && status <= CL_RUNNING) state->running = true, state->started = std::chrono::steady_clock::now();
+    if (status == CL_COMPLETE || status < 0) state->complete = true, state->status = status;
   }
+  if (state->status < 0)
+    throw KernelFault(what + " faulted on " + device_.selector + " (" + device_.name + "): OpenCL status " + error_name(state->status) +
+                          " (an out-of-bounds access, a misaligned vector access, or too many resources)",
+                      false);
 }
 
 double Runtime::seconds(const cl::Event& first, const cl::Event& last, const std::string& what) {

@@ -46,9 +46,21 @@ struct BuiltProgram {
   std::string log;  // the compiler's messages, also on success (warnings)
 };
 
+// How a runtime builds its programs. A check on a CPU device runs kernels on small problems, where
+// the compiler's optimization passes cost more than the cases (PoCL: three quarters of a cold
+// `check --all`) and add nothing a check can see: IEEE arithmetic either way, and every error bound
+// allows for a multiply-add contracted or not. Timing needs the optimized code, and so does a large
+// problem (unoptimized, a GEMM of 1e10 FLOPs ran past its watchdog); a GPU's compiler is never asked
+// for less.
+enum class Builds {
+  Optimized,  // the driver's defaults: bench, tune, eval
+  ForChecks,  // -cl-opt-disable on CPU devices for problems of up to kUnoptimizedBuildFlops (check, mutants, rules)
+};
+inline constexpr double kUnoptimizedBuildFlops = 1e8;
+
 class Runtime {
  public:
-  explicit Runtime(DeviceInfo device);
+  explicit Runtime(DeviceInfo device, Builds builds = Builds::Optimized);
 
   const DeviceInfo& device() const { return device_; }
   cl::Context& context() { return context_; }
@@ -60,6 +72,8 @@ class Runtime {
   // " -DFEATURE_NAME=1" for each of the device's features (DeviceInfo::features, upper-cased): every
   // build gets them, so that a kernel can use an instruction the device has (storage.h's bf16 stores).
   std::string feature_defines() const;
+  // " -cl-opt-disable" where this runtime builds the next problem's programs unoptimized (Builds), else "".
+  std::string optimization_option() const;
   // Builds kernel_dir()/file (an absolute or ./ path is taken as is). Lines `#include "NAME"` are
   // replaced by kernel_dir()/NAME before the build, so that the cache key covers every line compiled.
   BuiltProgram build_file(const std::string& file, const std::string& options = "");
@@ -84,6 +98,9 @@ class Runtime {
 
   // The watchdog's limit for the launches that follow (KernelChecker sets it per problem from its work).
   void set_watchdog(double seconds) { watchdog_seconds_ = seconds; }
+  // The size of the problem whose programs are built next (KernelChecker sets it per problem): under
+  // Builds::ForChecks it decides whether they are optimized.
+  void set_problem_flops(double flops) { problem_flops_ = flops; }
   double watchdog() const { return watchdog_seconds_; }
   // How long a problem of this many FLOPs and bytes may run before it counts as hung: a generous factor
   // (1000) over an estimate from the device's compute units and clock, and at least 10 s.
@@ -91,6 +108,9 @@ class Runtime {
 
  private:
   DeviceInfo device_;
+  std::string build_options_;  // what every build adds: the feature defines
+  bool unoptimized_small_ = false;  // ForChecks on a CPU device
+  double problem_flops_ = 0;
   cl::Context context_;
   cl::CommandQueue queue_;
   double watchdog_seconds_ = 120;

@@ -24,7 +24,7 @@ std::vector<Device>& devices() {
   static std::vector<Device> d = [] {
     std::vector<Device> v;
     for (const auto& info : ocl::select_devices(ocl::default_selector())) {
-      Device dev{std::make_unique<ocl::Runtime>(info), nullptr};
+      Device dev{std::make_unique<ocl::Runtime>(info, ocl::Builds::ForChecks), nullptr};
       dev.checker = std::make_unique<KernelChecker>(*dev.runtime);
       v.push_back(std::move(dev));
     }

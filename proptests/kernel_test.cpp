@@ -41,7 +41,7 @@ std::vector<Device>& devices() {
   static std::vector<Device> d = [] {
     std::vector<Device> v;
     for (const auto& info : ocl::select_devices(ocl::default_selector())) {
-      Device dev{std::make_unique<ocl::Runtime>(info), nullptr};
+      Device dev{std::make_unique<ocl::Runtime>(info, ocl::Builds::ForChecks), nullptr};
       dev.ours = std::make_unique<KernelChecker>(*dev.runtime);
       v.push_back(std::move(dev));
     }
@@ -199,7 +199,7 @@ TEST(TuningDatabase, AnOffEntryPassesOverItsVariantOnItsDeviceOnly) {
 TEST(TuningDatabase, AnEntryWhoseDefinesDoNotServeAProblemGivesWayToThePlansDefines) {
   // The H100's and H200's entry for layer_norm_bwd's `rows` (class all) holds rows of PER * NORM_WG =
   // 1024 at most; the plan's defines hold 4096. A row of 4096 then runs `rows` as the plan defines it,
-  // in check and in bench alike; a row of 512 takes the entry. (bench stopped its batch here: issue 61.)
+  // in check and in bench alike; a row of 512 takes the entry.
   auto& dev = devices().at(0);
   const auto& info = dev.runtime->device();
   namespace fs = std::filesystem;
