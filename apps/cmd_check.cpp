@@ -25,6 +25,8 @@
 #include "apps/commands.hpp"
 #include "apps/kernel_flags.hpp"
 #include "check/kernel_check.hpp"
+#include "check/sanitizer.hpp"
+#include "check/stress.hpp"
 #include "check/shrink.hpp"
 #include "core/registry.hpp"
 #include "opencl/device.hpp"
@@ -38,8 +40,9 @@ namespace {
 
 struct Options {
   std::string op, problem, json, device, values;
+  std::string stress, replay;  // "on", "off", or "" (on GPUs)
   plans::KernelSource source;
-  bool all = false, first_failure = false, in_process = false;
+  bool all = false, first_failure = false, in_process = false, sanitize = false;
   int cases = 100, jobs = 0;
   uint64_t seed = 1;
   double timeout = 0;
@@ -56,6 +59,8 @@ nlohmann::json to_json(const CaseResult& r) {
           {"seed", r.seed},       {"passed", r.passed},           {"verdict", r.verdict}, {"message", r.message},
           {"worst_ratio", r.worst_ratio}, {"max_error", r.max_error}, {"seconds", r.seconds}};
   if (!r.sampled.empty()) j["sampled"] = r.sampled;
+  if (r.skipped) j["skipped"] = true;
+  if (!r.exempted.empty()) j["exempted"] = r.exempted;
   return j;
 }
 
@@ -77,23 +82,31 @@ void print_failure(std::ostream& out, const std::string& name, const CaseResult&
 // The cases of one operator: random ones shared among the variants, or the one problem on each
 // variant it meets.
 struct OpCases {
-  std::optional<CasePlan> plan;
-  std::vector<KernelCase> todo;
+  std::optional<CasePlan> plan;   // the random cases, first
+  std::vector<KernelCase> todo;   // then these (the one problem's, the sanitizer's, a GPU's stress problems)
   int count = 0;
-  KernelCase at(int i) const { return plan ? plan->at(i) : todo[static_cast<size_t>(i)]; }
+  std::vector<std::string> notes;  // what the cases could not reach (a sanitizer pass's crossings, a stress problem's waves)
+  KernelCase at(int i) const {
+    const int planned = plan ? plan->count() : 0;
+    return i < planned ? plan->at(i) : todo[static_cast<size_t>(i - planned)];
+  }
 };
 
-OpCases cases_of(const std::vector<plans::Variant>& variants, const std::string& op, const Selection& sel, const Options& o) {
+OpCases cases_of(const std::vector<plans::Variant>& variants, const std::string& op, const Selection& sel, const Options& o,
+                 const ocl::DeviceInfo& device) {
   OpCases c;
   if (sel.problem) {
     for (const auto& v : variants)
       if (plans::applies(v, *sel.problem)) c.todo.push_back({&v, rc::shrinkable::just(*sel.problem), values_for_case(0), o.seed});
     if (c.todo.empty()) plans::select_variant(variants, *sel.problem);  // the error naming every condition
-    c.count = static_cast<int>(c.todo.size());
+  } else if (o.sanitize) {
+    c.todo = sanitizer_cases(variants, op, o.seed, &c.notes);
   } else {
     c.plan.emplace(variants, op, o.cases, o.seed);
-    c.count = o.cases;
+    // A GPU's stress problems after the random cases (--no-stress skips them; --stress asks for them elsewhere).
+    if (o.stress == "on" || (o.stress.empty() && device.is_gpu)) c.todo = stress_cases(variants, op, device, o.seed, &c.notes);
   }
+  c.count = (c.plan ? c.plan->count() : 0) + static_cast<int>(c.todo.size());
   return c;
 }
 
@@ -104,13 +117,21 @@ struct OpResult {
   double worst = 0, seconds = 0;
   std::map<std::string, int> per_variant;
   std::vector<std::string> sampled;  // per sampled case: "variant: what the sample covered"
+  std::map<std::string, std::pair<int, std::string>> skipped;  // variant -> cases skipped, the first one's reason
+  std::map<std::string, std::string> exempted;                 // variant -> the first case's reports set aside
   bool stop = false;  // three failures: no more cases
 
   void add(const nlohmann::json& c) {
     cases.push_back(c);
     ++ran;
-    ++per_variant[c["variant"].get<std::string>()];
-    if (c.contains("sampled")) sampled.push_back(c["variant"].get<std::string>() + ": " + c["sampled"].get<std::string>());
+    const std::string variant = c["variant"].get<std::string>();
+    ++per_variant[variant];
+    if (c.contains("sampled")) sampled.push_back(variant + ": " + c["sampled"].get<std::string>());
+    if (c.value("skipped", false)) {
+      auto& s = skipped[variant];
+      if (s.first++ == 0) s.second = c["message"].get<std::string>();
+    }
+    if (c.contains("exempted")) exempted.emplace(variant, c["exempted"].get<std::string>());
     // JSON has no infinity: a ratio that was infinite comes back from the child as null.
     worst = std::max(worst, c["worst_ratio"].is_number() ? c["worst_ratio"].get<double>() : INFINITY);
     seconds += c["seconds"].is_number() ? c["seconds"].get<double>() : 0.0;
@@ -135,10 +156,12 @@ void run_in_process(KernelChecker& checker, const std::string& op, const OpCases
               << std::endl;
     }
     if (const char* inject = std::getenv("PLUMBLINE_INJECT_ABORT"); inject && op == inject) std::abort();  // tests of isolation only
+    if (c.detect_uninitialized) checker.runtime().detect_uninitialized(*c.detect_uninitialized);
+    checker.set_reference_budget(c.sample_outputs ? std::min(o.reference_budget, kKernelCaseBudget) : o.reference_budget);
     const CaseResult r = checker.run(p, c.values, c.seed, c.variant);
     out.add(to_json(r));
     if (events) *events << nlohmann::json{{"event", "case"}, {"case", i}, {"result", to_json(r)}}.dump() << std::endl;
-    if (r.passed) continue;
+    if (r.passed || r.skipped) continue;
     ++out.failed;
     const std::string name = op + (variants.size() > 1 ? "/" + r.variant : "");
     if (o.first_failure || checker.faulted()) {
@@ -171,6 +194,9 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   if (!problem.empty()) a.insert(a.end(), {"--problem", problem});
   if (!o.values.empty()) a.insert(a.end(), {"--values", o.values});
   if (o.first_failure) a.push_back("--first-failure");
+  if (o.sanitize) a.push_back("--sanitize");
+  if (!o.replay.empty()) a.push_back(o.replay == "on" ? "--replay" : "--no-replay");
+  if (!o.stress.empty()) a.push_back(o.stress == "on" ? "--stress" : "--no-stress");
   if (o.timeout > 0) a.insert(a.end(), {"--timeout", std::to_string(o.timeout)});
   if (o.reference_budget != kReferenceBudget) a.insert(a.end(), {"--reference-budget", std::to_string(o.reference_budget)});
   if (!o.shard.whole()) a.insert(a.end(), {"--shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count)});
@@ -233,7 +259,8 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
   };
   // The cases' problems, for the repro and the shrinking of a crashed one (no kernel runs here).
   const KernelVariants kv = kernel_variants(o.source, op, device);
-  const OpCases oc = cases_of(kv.all, op, sel, o);
+  const OpCases oc = cases_of(kv.all, op, sel, o, device);
+  for (const auto& n : oc.notes) log << "  " << n << "\n";
   const std::string problem = sel.problem ? sel.problem->line() : "";
   int next = 0;
   while (next < oc.count && !out.stop) {
@@ -257,6 +284,7 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
     if (!end.signal && end.exit_code != 4) return;  // 0 or 1: every case ran
     if (end.signal && last_begun > last_done) {
       // The child died in the middle of a case: that case crashed (or hung, when we killed it).
+      std::lock_guard<std::recursive_mutex> drawing(generator_mutex());  // its problem is drawn and shrunk here
       const KernelCase c = oc.at(last_begun);
       CaseResult r{Problem::parse(begun["problem"].get<std::string>()), device.selector, begun["variant"].get<std::string>(),
                    values_from_string(begun["values"].get<std::string>()), begun["seed"].get<uint64_t>()};
@@ -310,12 +338,19 @@ std::string summary_of(const std::string& op, const std::string& device, const O
   std::string split;
   for (const auto& [name, count] : r.per_variant) split += (split.empty() ? " (" : ", ") + name + " " + std::to_string(count);
   split = variants > 1 ? split + ")" : "";
+  int skipped = 0;
+  for (const auto& [name, s] : r.skipped) skipped += s.first;
+  const char* status = r.failed ? "FAIL" : skipped == r.ran && r.ran > 0 ? "SKIP" : "pass";
   char line[512];
-  std::snprintf(line, sizeof line, "%-22s %-9s %s  %d cases%s  worst ratio %.3g  kernel time %.3f ms\n", op.c_str(), device.c_str(),
-                r.failed ? "FAIL" : "pass", r.ran, split.c_str(), r.worst, r.seconds * 1e3);
+  std::snprintf(line, sizeof line, "%-22s %-9s %s  %d cases%s  worst ratio %.3g  kernel time %.3f ms\n", op.c_str(), device.c_str(), status, r.ran,
+                split.c_str(), r.worst, r.seconds * 1e3);
   std::string out = line;
   for (const auto& s : r.sampled) out += "  " + s + "\n";
-  for (const auto& [name, lacks] : kv.unavailable)  // said, so that a pass is not read as covering it
+  // Said, so that a pass is not read as covering them:
+  for (const auto& [name, s] : r.skipped)
+    out += "  " + op + "/" + name + ": " + std::to_string(s.first) + " case" + (s.first == 1 ? "" : "s") + " skipped, not judged: " + s.second + "\n";
+  for (const auto& [name, what] : r.exempted) out += "  " + op + "/" + name + ": set aside as the plan declares: " + what + "\n";
+  for (const auto& [name, lacks] : kv.unavailable)
     out += "  " + op + "/" + name + " not checked: it needs " + lacks + ", which " + device + " lacks\n";
   return out;
 }
@@ -368,7 +403,16 @@ void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o,
         i = next++;
       }
       Task& t = tasks[i];
-      if (t.run) run_isolated(*t.device, t.op, sel, o, t.result, t.exit_code, t.log, true);
+      // An error ends this task (its line says it) and stops the run, as it would one at a time.
+      try {
+        if (t.run) run_isolated(*t.device, t.op, sel, o, t.result, t.exit_code, t.log, true);
+      } catch (const Error& e) {
+        t.log << "plumbline: error: " << e.what() << "\n";
+        t.exit_code = 2;
+      } catch (const std::exception& e) {
+        t.log << "plumbline: internal error: " << e.what() << "\n";
+        t.exit_code = 3;
+      }
       std::lock_guard<std::mutex> lock(mutex);
       t.done = true;
       stop = stop || t.exit_code >= 2;
@@ -431,6 +475,15 @@ void add_check_command(CLI::App& app, Context& ctx) {
                   "(docs/verification.md)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--in-process", opt->in_process, "run every case in this process: faster, but a crashing kernel ends the run");
+  cmd->add_flag("--no-stress{off},--stress{on}", opt->stress,
+                "leave out (or, on a device that is no GPU, add) each variant's stress problem: one that fills the device four waves "
+                "deep, checked at its size");
+  cmd->add_flag("--no-replay{off},--replay{on}", opt->replay,
+                "launch each case once (or, on a device that is no GPU, twice: on GPUs every case is launched twice and the outputs "
+                "compared bit for bit)");
+  cmd->add_flag("--sanitize", opt->sanitize,
+                "the sanitizer pass: every variant on Oclgrind (data races, uninitialized values, divergent barriers, out-of-bounds "
+                "accesses), one small problem per storage format that launches two work-groups along every growing dimension");
   cmd->add_option("--jobs", opt->jobs, "operators checked side by side, each in its own processes (default: the host's cores)")
       ->check(CLI::PositiveNumber);
   add_shard_option(cmd, opt->shard_text);
@@ -442,15 +495,19 @@ void add_check_command(CLI::App& app, Context& ctx) {
     opt->shard = parse_shard(opt->shard_text);
     if (opt->all && source.user() && source.plan_file.empty()) throw Error("--kernel-file checks one operator: name it instead of --all");
     const Selection sel = select(opt->op, opt->problem, opt->all, nullptr);
+    if (opt->sanitize && !opt->device.empty() && !ocl::names_oclgrind(opt->device))
+      throw Error("--sanitize runs on the device simulator: leave --device out (or give oclgrind:0), not '" + opt->device + "'");
+    if (opt->sanitize && opt->device.empty()) opt->device = "oclgrind:0";
     const auto devices = ocl::select_devices(opt->device.empty() ? ocl::default_selector() : opt->device);
 
     if (!opt->child_results.empty()) {  // the isolated child: one operator, one device
       ocl::Runtime rt(devices.at(0), ocl::Builds::ForChecks);
       KernelChecker checker(rt, source);
+      checker.set_replay(opt->replay == "on" || (opt->replay.empty() && devices.at(0).is_gpu));
       checker.set_timeout(opt->timeout);
       checker.set_reference_budget(opt->reference_budget);
       std::ofstream events(opt->child_results, std::ios::app);
-      const OpCases oc = cases_of(checker.variants(sel.ops.at(0)), sel.ops.at(0), sel, *opt);
+      const OpCases oc = cases_of(checker.variants(sel.ops.at(0)), sel.ops.at(0), sel, *opt, devices.at(0));
       OpResult out;
       run_in_process(checker, sel.ops.at(0), oc, *opt, opt->first_case, out, &events);
       ctx.exit_code = checker.faulted() ? 4 : out.failed ? 1 : 0;
@@ -468,6 +525,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
       if (opt->in_process) {
         rt = std::make_unique<ocl::Runtime>(device, ocl::Builds::ForChecks);
         checker = std::make_unique<KernelChecker>(*rt, source);
+        checker->set_replay(opt->replay == "on" || (opt->replay.empty() && device.is_gpu));
         checker->set_timeout(opt->timeout);
         checker->set_reference_budget(opt->reference_budget);
       }
@@ -506,7 +564,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
           for (Task& t : tasks) std::cout << t.log.str();  // lines said before this operator
           tasks.clear();
           OpResult r;
-          const OpCases oc = cases_of(checker->variants(op), op, sel, *opt);
+          const OpCases oc = cases_of(checker->variants(op), op, sel, *opt, device);
+          for (const auto& n : oc.notes) std::cout << "  " << n << "\n";
           run_in_process(*checker, op, oc, *opt, 0, r, nullptr);
           std::cout << summary_of(op, device.selector, r, kv) << std::flush;
           if (checker->faulted())

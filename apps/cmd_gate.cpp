@@ -131,7 +131,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     plans::KernelSource source;
     int cases = 100;
     uint64_t seed = 1;
-    bool no_bench = false, no_report = false, mutants = false;
+    bool no_bench = false, no_report = false, mutants = false, no_sanitize = false;
   };
   auto opt = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("gate", "The main job: every check on every device, benchmarks and their regression gate, the HTML report");
@@ -141,6 +141,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--seed", opt->seed, "seed of every random choice");
   cmd->add_option("--out", opt->out, "output folder: JSON per step, logs/, history/, report.html, junit.xml");
   cmd->add_flag("--no-bench", opt->no_bench, "skip the benchmark smoke set and the regression comparison");
+  cmd->add_flag("--no-sanitize", opt->no_sanitize, "skip the sanitizer pass (every variant on Oclgrind: races, uninitialized values, barriers)");
   cmd->add_option("--baseline", opt->baseline, "benchmark JSON to compare with (default: the previous run's, OUT/history)");
   cmd->add_option("--baseline-ref", opt->baseline_ref,
                   "judge the benchmarks paired against our kernels at this git revision, interleaved in one run (immune to machine drift)");
@@ -156,7 +157,7 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     const std::string dev = opt->device.empty() ? "" : " --device " + quote(opt->device);
     Gate gate(opt->out);
     const fs::path out = gate.out();
-    for (const char* f : {"gradcheck.json", "check.json", "rules.json", "graphs.json", "bench.json", "regression.json", "paired.json", "mutants.json"})
+    for (const char* f : {"gradcheck.json", "check.json", "sanitizer.json", "rules.json", "graphs.json", "bench.json", "regression.json", "paired.json", "mutants.json"})
       fs::remove(out / f);  // a step that does not run leaves no stale result behind
     const Shard shard = parse_shard(opt->shard);
     const std::string seed = " --seed " + std::to_string(opt->seed) + shard.flag();  // every sharded step gets --shard
@@ -202,6 +203,24 @@ void add_gate_command(CLI::App& app, Context& ctx) {
                                    [&](const std::string& t) { return quote(self) + " check " + t + cases + seed + dev + user; }, merged);
       std::ofstream(out / "check.json") << merged.dump(1);
       verdict(kernels, worst, std::to_string(merged["cases"].size()) + " cases, " + std::to_string(merged["failures"].size()) + " failures");
+    });
+
+    // 2b. The sanitizer pass: every variant on the device simulator (races, uninitialized values,
+    // divergent barriers, accesses out of bounds), whatever devices the run checks.
+    Step& sanitizer = gate.step("sanitizer");
+    if (opt->no_sanitize) sanitizer.details = "--no-sanitize";
+    if (!opt->no_sanitize) timed(sanitizer, [&] {
+      std::vector<std::string> targets = opt->ops.empty() ? std::vector<std::string>{"--all"} : opt->ops;
+      nlohmann::json merged{{"kind", "check"}, {"cases", nlohmann::json::array()}, {"failures", nlohmann::json::array()},
+                            {"kernel", opt->source.describe()}};
+      const std::string user = opt->source.flags().empty() ? "" : " " + opt->source.flags();
+      const int worst = run_merged(gate, targets, "sanitizer", "sanitizer",
+                                   [&](const std::string& t) { return quote(self) + " check " + t + " --sanitize" + seed + user; }, merged);
+      std::ofstream(out / "sanitizer.json") << merged.dump(1);
+      int skipped = 0;
+      for (const auto& c : merged["cases"]) skipped += c.value("skipped", false);
+      verdict(sanitizer, worst, std::to_string(merged["cases"].size()) + " cases, " + std::to_string(merged["failures"].size()) + " failures" +
+                                    (skipped ? ", " + std::to_string(skipped) + " skipped (Oclgrind cannot run them)" : ""));
     });
 
     // 3. Rewrite rules, and 4. whole training graphs.

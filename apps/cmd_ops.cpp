@@ -30,7 +30,8 @@ nlohmann::json variants_json(const std::string& op) {
       for (const auto& e : st.local) local.push_back(e.text());
       steps.push_back({{"entry", st.entry}, {"when", st.when.empty() ? "" : st.when.text()}, {"args", args}, {"global", global}, {"local", local}});
     }
-    out.push_back({{"name", v.name}, {"when", v.when.empty() ? "" : v.when.text()}, {"file", v.file}, {"plan", v.where.str()},
+    out.push_back({{"name", v.name}, {"when", v.when.empty() ? "" : v.when.text()}, {"prefer", v.prefer.empty() ? "" : v.prefer.text()},
+                   {"file", v.file}, {"plan", v.where.str()},
                    {"defines", v.build_options()}, {"dtypes", plans::dtypes_of(v)}, {"devices", v.devices}, {"needs", v.needs}, {"steps", steps}});
   }
   return out;
@@ -40,6 +41,7 @@ void print_variants(const nlohmann::json& vs) {
   for (const auto& v : vs) {
     std::cout << "    variant " << v["name"].get<std::string>() << "  (" << v["plan"].get<std::string>() << ")  when "
               << (v["when"].get<std::string>().empty() ? std::string("always") : v["when"].get<std::string>());
+    if (!v["prefer"].get<std::string>().empty()) std::cout << "  preferred when " << v["prefer"].get<std::string>();
     if (!v["defines"].get<std::string>().empty()) std::cout << "  " << v["defines"].get<std::string>();
     std::cout << "  dtypes";
     for (const auto& d : v["dtypes"]) std::cout << " " << d.get<std::string>();

@@ -101,6 +101,7 @@ void add_report_command(CLI::App& app, Context& ctx) {
       std::vector<std::string> lists, sums;
     };
     const std::vector<File> files{{"check.json", {"cases", "failures"}, {}},      {"gradcheck.json", {"cases", "failures"}, {}},
+                                  {"sanitizer.json", {"cases", "failures"}, {}},
                                   {"rules.json", {"rules"}, {}},                  {"graphs.json", {}, {}},
                                   {"bench.json", {"benchmarks"}, {}},             {"regression.json", {"benchmarks"}, {"regressions", "failures", "drifted"}},
                                   {"paired.json", {"results"}, {}},              {"mutants.json", {}, {}}};

@@ -22,12 +22,18 @@ struct CaseResult {
   uint64_t seed = 0;
   bool passed = false;
   std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, counters-left,
-                        // untrustworthy, crashed, hung, bad-output (a function's outputs of the wrong number or shape)
+                        // untrustworthy, crashed, hung, bad-output (a function's outputs of the wrong number or shape),
+                        // nondeterministic (two launches differ), race, uninitialized, barrier-divergence, sanitizer
+                        // (a simulator's reports: check/sanitizer.hpp), skipped
   std::string message;  // the first problem, in words
   double worst_ratio = 0;
   double max_error = 0;  // largest |kernel - reference| over every output's judged elements
   double seconds = 0;    // kernel time from profiling events
   std::string sampled;   // empty: every element checked; else what the sample covered (check/sampling.hpp)
+  // Not judged at all: the device could not run the kernel (a simulator's missing instruction, its
+  // compiler's refusal); message says why. Never a pass.
+  bool skipped = false;
+  std::string exempted;  // a simulator's reports the plan set aside, in words (check/sanitizer.hpp)
 };
 
 // Problems of at most kKernelCaseBudget FLOPs in the random cases (the double reference runs each);

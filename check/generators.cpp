@@ -115,4 +115,9 @@ rc::Shrinkable<Problem> sample_problem(const std::string& op, const GenContext& 
   });
 }
 
+std::recursive_mutex& generator_mutex() {
+  static std::recursive_mutex m;
+  return m;
+}
+
 }  // namespace plumbline

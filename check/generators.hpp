@@ -8,6 +8,7 @@
 #include <rapidcheck.h>
 
 #include <functional>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -39,5 +40,9 @@ void add_problem_gen(const std::string& op, ProblemGenFactory factory);
 // from seed; sizes sweep from small to large over the cases, as RapidCheck's own runs do. The result
 // keeps its shrinks (see check/shrink.hpp).
 rc::Shrinkable<Problem> sample_problem(const std::string& op, const GenContext& ctx, uint64_t seed, int index, int count);
+
+// RapidCheck's generators are not thread-safe, and a Shrinkable's value() and shrinks run them again:
+// where threads draw or shrink problems side by side (operators checked at once), each holds this.
+std::recursive_mutex& generator_mutex();
 
 }  // namespace plumbline

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "check/error_models.hpp"
+#include "check/sanitizer.hpp"
 #include "check/sampling.hpp"
 #include "check/shrink.hpp"
 #include "core/error.hpp"
@@ -18,7 +19,7 @@
 namespace plumbline {
 
 KernelChecker::KernelChecker(ocl::Runtime& runtime, plans::KernelSource source)
-    : rt_(runtime), source_(std::move(source)), reference_budget_(kReferenceBudget) {
+    : rt_(runtime), source_(std::move(source)), reference_budget_(kReferenceBudget), replay_(runtime.device().is_gpu) {
   source_.validate();
 }
 
@@ -102,15 +103,17 @@ const plans::Variant& KernelChecker::select(const Problem& p) {
   // the next that serves p; when none other does (or it was asked for by name: --variant), it runs.
   // A tuned entry is a preference: where its defines break the variant's condition for p (a class
   // wider than the shapes it was tuned on), the variant runs with the plan's own defines.
+  // Those that prefer p first (a variant's `prefer`: a condition of speed), then any that serves it.
   for (const bool honour_off : {true, false})
-    for (size_t i : k.base) {
-      const plans::Variant& v = k.all[i];
-      if (!plans::applies(v, p)) continue;
-      const std::string key = v.name + "@" + plans::class_of(v, p);
-      if (honour_off && (k.off.count(key) || k.other_devices.count(v.name))) continue;
-      auto t = k.tuned.find(key);
-      return t != k.tuned.end() && plans::applies(k.all[t->second], p) ? k.all[t->second] : v;
-    }
+    for (const bool must_prefer : {true, false})
+      for (size_t i : k.base) {
+        const plans::Variant& v = k.all[i];
+        if (!(must_prefer ? plans::preferred(v, p) : plans::applies(v, p))) continue;
+        const std::string key = v.name + "@" + plans::class_of(v, p);
+        if (honour_off && (k.off.count(key) || k.other_devices.count(v.name))) continue;
+        auto t = k.tuned.find(key);
+        return t != k.tuned.end() && plans::applies(k.all[t->second], p) ? k.all[t->second] : v;
+      }
   if (k.base.empty() && !k.unavailable.empty()) throw Error(unavailable_message(p.op(), k, rt_.device()));
   std::vector<plans::Variant> base;
   for (size_t i : k.base) base.push_back(k.all[i]);
@@ -214,10 +217,16 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
   for (auto& b : scratch_b) buffers.scratch.push_back(&b);
   Execution ex;
   ex.seconds = ocl::launch(rt_, p, variant, program_for(variant, sig.dtype), buffers);
-  // Memory first: a write out of bounds or into an input makes every number suspect.
   auto note = [&](const std::string& verdict, const std::string& problem) {
     if (ex.problem.empty()) ex.verdict = verdict, ex.problem = problem;
   };
+  // A simulator's reports first (a race, a read of what nothing wrote), then memory: a write out of
+  // bounds or into an input makes every number suspect.
+  if (rt_.simulated()) {
+    const SanitizerVerdict s = judge_sanitizer_reports(rt_, variant, buffers);
+    if (!s.verdict.empty()) note(s.verdict, s.message);
+    ex.exempted = s.exempted;
+  }
   for (auto* b : {&in_b, &scratch_b})
     for (auto& buf : *b)
       for (const auto& problem : buf.inspect(false)) note("out-of-bounds", problem);
@@ -239,7 +248,21 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
 CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, const plans::Variant* v) {
   const plans::Variant& variant = v ? *v : select(p);
   CaseResult r{p, rt_.device().selector, variant.name, values, seed};
-  check_fits(p, variant);
+  try {
+    check_fits(p, variant);
+  } catch (const Error& e) {
+    if (!rt_.simulated()) throw;
+    // A simulator's compiler is not the kernel author's target: what it refuses to build, or to make a
+    // kernel of (a fatal error in its log), is skipped, and said.
+    std::string why;
+    for (const auto& report : rt_.sanitizer_reports())
+      if (report.verdict == "cannot-run" && why.empty()) why = report.headline;
+    const std::string log = e.what();
+    if (why.empty() && dynamic_cast<const ocl::BuildFailure*>(&e)) why = log.substr(0, log.find('\n', log.find("build log:") + 11));
+    if (why.empty()) throw;
+    r.skipped = true, r.verdict = "skipped", r.message = "Oclgrind cannot run " + variant.id() + ": " + why;
+    return r;
+  }
   const Signature sig = signature_of(p);
   rt_.set_watchdog(timeout_ > 0 ? timeout_ : rt_.watchdog_for(sig.flops, sig.bytes()));
   rt_.set_problem_flops(sig.flops);
@@ -248,8 +271,52 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
   const std::vector<TensorD> ref = run_reference(p, in.d);
   const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers);
   const std::optional<Execution> ex = execute_case(p, in.f, variant, r);
-  if (ex) judge_case(r, p, sig, in, ex->outputs, ref, models, values == Values::Integers);
+  if (ex && replayed(p, in.f, variant, *ex, r)) judge_case(r, p, sig, in, ex->outputs, ref, models, values == Values::Integers);
   return r;
+}
+
+namespace {
+
+// Where two runs' outputs differ in their bits: the first element and how many, in words; "" where
+// they do not.
+std::string bits_differ(const Signature& sig, const std::vector<TensorF>& a, const std::vector<TensorF>& b) {
+  for (size_t o = 0; o < a.size() && o < b.size(); ++o) {
+    int64_t first = -1, count = 0;
+    for (int64_t i = 0; i < a[o].numel(); ++i) {
+      uint32_t x, y;
+      std::memcpy(&x, &a[o].data[static_cast<size_t>(i)], 4);
+      std::memcpy(&y, &b[o].data[static_cast<size_t>(i)], 4);
+      if (x == y) continue;
+      if (first < 0) first = i;
+      ++count;
+    }
+    if (count == 0) continue;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "output '%s' element %lld: %.9g, then %.9g (%lld of %lld elements differ)", sig.outputs[o].name.c_str(),
+                  static_cast<long long>(first), a[o].data[static_cast<size_t>(first)], b[o].data[static_cast<size_t>(first)],
+                  static_cast<long long>(count), static_cast<long long>(a[o].numel()));
+    return buf;
+  }
+  return "";
+}
+
+}  // namespace
+
+bool KernelChecker::replayed(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant& variant, const Execution& first,
+                             CaseResult& r) {
+  // A simulator runs a work-group's work-items in one order every time: a second run there shows nothing.
+  if (!replay_ || !variant.nondeterministic.empty() || rt_.simulated()) return true;
+  double bytes = 0;
+  for (const auto& t : first.outputs) bytes += 4.0 * static_cast<double>(t.numel());
+  if (bytes > double(1 << 30)) return true;  // the outputs of a huge problem are not held twice
+  const std::optional<Execution> again = execute_case(p, inputs, variant, r);
+  if (!again) return false;  // the second launch faulted or wrote out of bounds: r says so
+  const std::string diff = bits_differ(signature_of(p), first.outputs, again->outputs);
+  if (diff.empty()) return true;
+  r.verdict = "nondeterministic";
+  r.message = "a second launch on the same inputs gave other bits: " + diff + " (" + variant.id() +
+              " is not declared `nondeterministic` in its plan: a race, or a read of memory nothing wrote)";
+  return false;
 }
 
 std::optional<Execution> KernelChecker::execute_case(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant& variant,
@@ -257,6 +324,9 @@ std::optional<Execution> KernelChecker::execute_case(const Problem& p, const std
   Execution ex;
   try {
     ex = execute(p, inputs, &variant);
+  } catch (const ocl::SimulatorCannotRun& e) {
+    r.skipped = true, r.verdict = "skipped", r.message = e.what();
+    return std::nullopt;
   } catch (const ocl::KernelFault& f) {
     faulted_ = true;
     r.verdict = f.hung() ? "hung" : "crashed";
@@ -264,6 +334,7 @@ std::optional<Execution> KernelChecker::execute_case(const Problem& p, const std
     return std::nullopt;
   }
   r.seconds = ex.seconds;
+  r.exempted = ex.exempted;
   if (!ex.problem.empty()) {
     r.verdict = ex.verdict;
     r.message = ex.problem;
@@ -294,7 +365,7 @@ CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t 
   for (size_t i = 0; i < sig.inputs.size(); ++i) in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i, sig.storage_of(sig.inputs[i]), sig.exact_ties));
   say("inputs drawn, running the kernel", large);
   const std::optional<Execution> ex = execute_case(p, in_f, variant, r);
-  if (!ex) return r;
+  if (!ex || !replayed(p, in_f, variant, *ex, r)) return r;
   const SampledCheck s = check_sampled(p, in_f, ex->outputs, values == Values::Integers, seed, [&](int64_t done, int64_t total) {
     say("checked " + std::to_string(done) + " of " + std::to_string(total) + " sampled units");
   });
@@ -341,7 +412,9 @@ CaseResult shrink_case(KernelChecker& kc, const KernelCase& c, const CaseResult&
   const Problem small = shrink_failure(c.problem, [&](const Problem& q) {
     return plans::applies(*c.variant, q) && !kc.run(q, c.values, c.seed, c.variant).passed;
   });
-  return small == failed.problem ? failed : kc.run(small, c.values, c.seed, c.variant);
+  if (small == failed.problem) return failed;
+  CaseResult rs = kc.run(small, c.values, c.seed, c.variant);
+  return rs.passed ? failed : rs;  // a failure that does not show again on its own is reported as it came
 }
 
 std::string check_repro(const CaseResult& r, const plans::KernelSource& source) {

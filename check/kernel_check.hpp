@@ -26,6 +26,7 @@ struct Execution {
   std::vector<TensorF> outputs;
   double seconds = 0;
   std::string verdict, problem;
+  std::string exempted;  // a simulator's reports the plan set aside (check/sanitizer.hpp)
 };
 
 // The variants a source runs for an operator on a device: the plan's, and after each its tuned
@@ -63,6 +64,10 @@ class KernelChecker {
   bool faulted() const { return faulted_; }
   // The watchdog's limit per kernel launch: 0 derives it from each problem's work (Runtime::watchdog_for).
   void set_timeout(double seconds) { timeout_ = seconds; }
+  // Replay (on by default on GPUs): every case launches its kernels twice on the same inputs and
+  // compares the outputs bit for bit ([nondeterministic] where they differ), unless the variant's plan
+  // says `nondeterministic`. Never on a simulator, whose order of work-items is the same every time.
+  void set_replay(bool on) { replay_ = on; }
   // Problems whose double reference costs more FLOPs than this are checked on a sample of their outputs
   // (check/sampling.hpp) where the operator can be sampled; beyond kReferenceBudget the others are refused.
   void set_reference_budget(double flops) { reference_budget_ = flops; }
@@ -89,6 +94,9 @@ class KernelChecker {
   bool faulted_ = false;
   double timeout_ = 0;
   double reference_budget_;
+  bool replay_ = false;
+  // The replay of a case whose first launch gave `first`: false (r says why) where it fails.
+  bool replayed(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant& variant, const Execution& first, CaseResult& r);
   CaseResult run_sampled(const Problem& p, Values values, uint64_t seed, const plans::Variant& variant, CaseResult r);
   // Runs the variant on the inputs; a fault or a memory problem ends the case (r says which): nullopt.
   std::optional<Execution> execute_case(const Problem& p, const std::vector<TensorF>& inputs, const plans::Variant& variant, CaseResult& r);
@@ -106,6 +114,12 @@ struct KernelCase {
   rc::Shrinkable<Problem> problem;
   Values values = Values::Normal;
   uint64_t seed = 0;
+  // A sanitizer pass's case (check/sanitizer.hpp) runs with the simulator's detection of uninitialized
+  // values on (a small problem) or off (a problem that crosses work-groups); unset elsewhere.
+  std::optional<bool> detect_uninitialized;
+  // A stress case (check/stress.hpp): checked on a sample of its outputs wherever the operator can be
+  // sampled, since its full reference would cost the host minutes.
+  bool sample_outputs = false;
 };
 
 class CasePlan {

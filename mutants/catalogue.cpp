@@ -22,7 +22,7 @@ std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
     b.name = f.stem().string();
     b.path = f.string();
     std::string line, entries, plan;
-    for (int i = 0; i < 3 && std::getline(in, line); ++i) {
+    for (int i = 0; i < 4 && std::getline(in, line); ++i) {
       auto field = [&](const char* key, std::string& into) {
         const std::string k = std::string("// ") + key + ": ";
         if (line.rfind(k, 0) == 0) into = line.substr(k.size());
@@ -31,11 +31,14 @@ std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
       field("op", b.op);
       field("entries", entries);
       field("plan", plan);
+      field("sanitize", b.sanitize);
     }
     if (b.description.empty()) continue;  // not a catalogued bug
     if (b.op.empty() || entries.empty() == plan.empty())
       throw Error(b.path + ": a catalogued bug needs '// op:' and either '// entries:' or '// plan:' lines after '// bug:'");
     Registry::get().find(b.op);
+    if (!b.sanitize.empty() && b.sanitize != "race" && b.sanitize != "uninitialized" && b.sanitize != "barrier-divergence" && b.sanitize != "out-of-bounds")
+      throw Error(b.path + ": '// sanitize: " + b.sanitize + "': the verdict is one of race, uninitialized, barrier-divergence, out-of-bounds");
     if (!plan.empty()) b.plan = (f.parent_path() / plan).string();
     size_t start = 0;
     while (!entries.empty() && start <= entries.size()) {

@@ -6,6 +6,9 @@
 //   // entries: <entry per step of the default ABI, comma-separated>
 // or, for a kernel with its own launch, instead of `entries:`
 //   // plan: <a plan file beside it (docs/kernel-abi.md)>
+// and, for a bug of concurrency that the sanitizer pass must kill (check/sanitizer.hpp), the verdict it
+// must be killed with:
+//   // sanitize: race | uninitialized | barrier-divergence | out-of-bounds
 // A kernel without a `bug:` line (a seed kept for reference) is not part of the catalogue.
 #include <string>
 #include <vector>
@@ -19,6 +22,7 @@ struct CatalogueBug {
   std::string path, description, op;
   std::vector<std::string> entries;  // on the default ABI
   std::string plan;                  // or the path of its plan file
+  std::string sanitize;              // the sanitizer's verdict that kills it; empty: killed by plumbline check
   plans::KernelSource source() const {
     return plan.empty() ? plans::KernelSource{.kernel_file = path, .entries = entries} : plans::KernelSource{.plan_file = plan};
   }

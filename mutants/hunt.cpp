@@ -1,16 +1,20 @@
 #include "mutants/hunt.hpp"
 
+#include "check/sanitizer.hpp"
 
 namespace plumbline::mutants {
 
-Hunt hunt(KernelChecker& kc, const std::string& op, int max_cases, uint64_t seed, bool shrink) {
+namespace {
+
+template <class CaseAt>
+Hunt hunt_over(KernelChecker& kc, int count, CaseAt&& at, bool shrink) {
   Hunt h;
-  const CasePlan plan(kc.variants(op), op, max_cases, seed);
-  for (int i = 0; i < max_cases; ++i) {
-    const KernelCase c = plan.at(i);
+  for (int i = 0; i < count; ++i) {
+    const KernelCase c = at(i);
+    if (c.detect_uninitialized) kc.runtime().detect_uninitialized(*c.detect_uninitialized);
     const CaseResult r = kc.run(c.problem.value(), c.values, c.seed, c.variant);
     ++h.cases;
-    if (r.passed) continue;
+    if (r.passed || r.skipped) continue;
     h.killed = true;
     h.cases_to_detection = i + 1;
     const CaseResult rs = shrink ? shrink_case(kc, c, r) : r;
@@ -21,6 +25,18 @@ Hunt hunt(KernelChecker& kc, const std::string& op, int max_cases, uint64_t seed
     break;
   }
   return h;
+}
+
+}  // namespace
+
+Hunt hunt(KernelChecker& kc, const std::string& op, int max_cases, uint64_t seed, bool shrink) {
+  const CasePlan plan(kc.variants(op), op, max_cases, seed);
+  return hunt_over(kc, max_cases, [&](int i) { return plan.at(i); }, shrink);
+}
+
+Hunt hunt_sanitized(KernelChecker& kc, const std::string& op, uint64_t seed) {
+  const std::vector<KernelCase> cases = sanitizer_cases(kc.variants(op), op, seed);
+  return hunt_over(kc, static_cast<int>(cases.size()), [&](int i) { return cases[static_cast<size_t>(i)]; }, true);
 }
 
 }  // namespace plumbline::mutants

@@ -17,5 +17,7 @@ struct Hunt {
 };
 
 Hunt hunt(KernelChecker& kc, const std::string& op, int max_cases, uint64_t seed, bool shrink = true);
+// The same over the sanitizer pass's cases (check/sanitizer.hpp), on kc's simulated device.
+Hunt hunt_sanitized(KernelChecker& kc, const std::string& op, uint64_t seed);
 
 }  // namespace plumbline::mutants

@@ -74,11 +74,10 @@ std::vector<uint32_t> GuardedBuffer::read_guard(int64_t first_element) {
   return words;
 }
 
-std::vector<uint8_t> GuardedBuffer::encode(const std::vector<float>& values) const {
-  std::vector<uint8_t> bytes(values.size() * width_);
+void GuardedBuffer::encode_into(const std::vector<float>& values, uint8_t* bytes) const {
   if (width_ == 4) {
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-    return bytes;
+    std::memcpy(bytes, values.data(), values.size() * 4);
+    return;
   }
   // In chunks on the host's cores (core/parallel.hpp); an unrepresentable value: the first one's error.
   const Chunks ch = chunks_of(static_cast<int64_t>(values.size()), int64_t{1} << 18);
@@ -89,28 +88,47 @@ std::vector<uint8_t> GuardedBuffer::encode(const std::vector<float>& values) con
       if (!exact_bits(dtype_, values[i], &w))
         throw Error("buffer '" + name_ + "': element " + std::to_string(i) + " (" + std::to_string(values[i]) + ") is not a " +
                     to_string(dtype_) + " value");
-      std::memcpy(bytes.data() + 2 * i, &w, 2);
+      std::memcpy(bytes + 2 * i, &w, 2);
     }
   });
-  return bytes;
 }
 
+void GuardedBuffer::fill_guards(uint8_t* whole) const {
+  for (const int64_t first : {int64_t{0}, guard_ + elements_})
+    for (int64_t i = first; i < first + guard_; ++i) std::memcpy(whole + static_cast<size_t>(i) * width_, &guard_bits_, width_);  // little-endian
+}
+
+void GuardedBuffer::write_whole(const std::vector<uint8_t>& whole) {
+  call("writing buffer '" + name_ + "'", [&] { return queue_.enqueueWriteBuffer(whole_, CL_TRUE, 0, whole.size(), whole.data()); });
+}
+
+// Both write the guards and the interior in one write of the whole buffer: a device simulator that
+// tracks which bytes the host initialized (Oclgrind) keeps only a buffer's last write.
 void GuardedBuffer::upload(const std::vector<float>& values) {
   if (static_cast<int64_t>(values.size()) != elements_)
     throw std::logic_error("upload of " + std::to_string(values.size()) + " values into buffer '" + name_ + "' of " +
                            std::to_string(elements_));
-  const std::vector<uint8_t> bytes = encode(values);
-  write_guards();
-  call("writing buffer '" + name_ + "'", [&] { return queue_.enqueueWriteBuffer(interior_, CL_TRUE, 0, bytes.size(), bytes.data()); });
+  std::vector<uint8_t> whole(static_cast<size_t>(elements_ + 2 * guard_) * width_);
+  fill_guards(whole.data());
+  encode_into(values, whole.data() + static_cast<size_t>(guard_) * width_);
+  write_whole(whole);
 }
 
 void GuardedBuffer::poison() {
-  write_guards();
-  // Written from the host in pieces of at most 256 MiB. (clEnqueueFillBuffer would move nothing across
-  // the bus, but NVIDIA's driver 580 loses the queue filling a buffer of several GB, even in pieces.)
-  const int64_t per_piece = std::min<int64_t>(elements_, (int64_t{1} << 28) / static_cast<int64_t>(width_));
-  std::vector<uint8_t> piece(static_cast<size_t>(per_piece) * width_);
+  // Past 256 MiB, written from the host in pieces of 256 MiB. (clEnqueueFillBuffer would move nothing
+  // across the bus, but NVIDIA's driver 580 loses the queue filling a buffer of several GB, even in pieces.)
+  constexpr int64_t kPiece = int64_t{1} << 28;
   const uint32_t poison = poison_word();
+  const int64_t total = elements_ + 2 * guard_;
+  if (total * static_cast<int64_t>(width_) <= kPiece) {
+    std::vector<uint8_t> whole(static_cast<size_t>(total) * width_);
+    for (int64_t i = guard_; i < guard_ + elements_; ++i) std::memcpy(whole.data() + static_cast<size_t>(i) * width_, &poison, width_);
+    fill_guards(whole.data());
+    return write_whole(whole);
+  }
+  write_guards();
+  const int64_t per_piece = std::min<int64_t>(elements_, kPiece / static_cast<int64_t>(width_));
+  std::vector<uint8_t> piece(static_cast<size_t>(per_piece) * width_);
   for (int64_t i = 0; i < per_piece; ++i) std::memcpy(piece.data() + static_cast<size_t>(i) * width_, &poison, width_);
   for (int64_t first = 0; first < elements_; first += per_piece)
     call("poisoning buffer '" + name_ + "'", [&] {
@@ -142,7 +160,9 @@ std::vector<float> GuardedBuffer::download() { return decode(read_interior()); }
 
 bool GuardedBuffer::holds(const std::vector<float>& values) {
   // Words, not floats: a NaN's payload survives, and a 16-bit NaN widened to float and back may not.
-  return read_interior() == encode(values);
+  std::vector<uint8_t> bytes(values.size() * width_);
+  encode_into(values, bytes.data());
+  return read_interior() == bytes;
 }
 
 std::vector<std::string> GuardedBuffer::inspect(bool expect_written, std::vector<float>* interior) {

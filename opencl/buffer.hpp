@@ -45,7 +45,9 @@ class GuardedBuffer {
   // Only the guards and the interior move: a 10 GB tensor is copied across the bus once each way.
   void write_guards();
   std::vector<uint32_t> read_guard(int64_t first_element);
-  std::vector<uint8_t> encode(const std::vector<float>& values) const;  // the words of the format
+  void encode_into(const std::vector<float>& values, uint8_t* bytes) const;  // the words of the format
+  void fill_guards(uint8_t* whole) const;                                     // the guards of a whole buffer's bytes
+  void write_whole(const std::vector<uint8_t>& whole);
   std::vector<float> decode(const std::vector<uint8_t>& bytes) const;   // the interior's words as floats
   std::vector<uint8_t> read_interior();
   uint32_t word(const std::vector<uint8_t>& bytes, int64_t i) const;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "opencl/oclgrind.hpp"
 
 namespace plumbline::ocl {
 
@@ -57,6 +58,7 @@ void reserve_driver_thread_stacks() {
 
 std::vector<DeviceInfo> list_devices() {
   reserve_driver_thread_stacks();
+  note_opencl_started();
   std::vector<cl::Platform> platforms;
   cl_int status = CL_SUCCESS;
   try {
@@ -96,6 +98,8 @@ std::vector<DeviceInfo> list_devices() {
         const cl_device_type type = d.getInfo<CL_DEVICE_TYPE>();
         info.is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
         info.type = info.is_gpu ? "gpu" : (type & CL_DEVICE_TYPE_CPU) ? "cpu" : (type & CL_DEVICE_TYPE_ACCELERATOR) ? "accelerator" : "other";
+        // Oclgrind calls itself every type at once; it is a simulator, no GPU.
+        if (info.platform_name.rfind("Oclgrind", 0) == 0) info.is_gpu = false, info.type = "simulator";
         info.global_mem_bytes = d.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
         info.local_mem_bytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
         info.max_alloc_bytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
@@ -128,6 +132,7 @@ std::vector<DeviceInfo> list_devices() {
 }
 
 std::vector<DeviceInfo> select_devices(const std::string& selector) {
+  if (names_oclgrind(selector)) register_oclgrind();
   const std::vector<DeviceInfo> all = list_devices();
   std::vector<DeviceInfo> out;
   std::stringstream ss(selector);
@@ -135,7 +140,8 @@ std::vector<DeviceInfo> select_devices(const std::string& selector) {
   while (std::getline(ss, part, ',')) {
     bool matched = false;
     for (const auto& d : all) {
-      if (part == "all" || part == d.selector || part == d.platform_short) {
+      // "all" is every real device: a simulator runs when it is named (oclgrind, oclgrind:0).
+      if ((part == "all" && d.type != "simulator") || part == d.selector || part == d.platform_short) {
         matched = true;
         if (std::none_of(out.begin(), out.end(), [&](const DeviceInfo& o) { return o.selector == d.selector; }))
           out.push_back(d);

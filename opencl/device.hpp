@@ -19,7 +19,7 @@ struct DeviceInfo {
   std::string name, vendor, driver_version, device_version;
   uint32_t compute_units = 0, clock_mhz = 0;
   bool is_gpu = false;
-  std::string type;  // CL_DEVICE_TYPE in a word: "cpu", "gpu", "accelerator" or "other" (a plan's `devices` line)
+  std::string type;  // CL_DEVICE_TYPE in a word: "cpu", "gpu", "accelerator" or "other" (a plan's `devices` line); "simulator" for Oclgrind
   uint64_t global_mem_bytes = 0, local_mem_bytes = 0, max_alloc_bytes = 0;
   size_t max_work_group_size = 0;
   std::vector<size_t> max_work_item_sizes;  // per dimension

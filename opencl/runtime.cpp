@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,7 @@ std::string cache_dir() {
 }
 
 bool driver_caches_builds(const DeviceInfo& device) {
+  if (is_oclgrind(device)) return true;  // its binaries carry no source: its reports would name no line
   if (device.platform_name.find("Portable Computing Language") == std::string::npos) return false;
   const char* env = std::getenv("POCL_KERNEL_CACHE");
   return !(env && std::string(env) == "0");
@@ -52,10 +54,42 @@ std::string read_text(const std::string& path) {
 
 Runtime::Runtime(DeviceInfo device, Builds builds) : device_(std::move(device)) {
   build_options_ = feature_defines();
-  unoptimized_small_ = builds == Builds::ForChecks && device_.type == "cpu";
-  context_ = call("creating a context on " + device_.selector, [&] { return cl::Context(device_.device); });
+  simulated_ = is_oclgrind(device_);
+  // A simulator builds unoptimized always: its detectors know LLVM's instructions of -O0 (Oclgrind
+  // 21.10 stops at the `freeze` that -O2 makes, and at the scopes that inlining a `restrict`
+  // parameter declares: restrict only permits optimizations, so its builds drop it).
+  unoptimized_small_ = (builds == Builds::ForChecks && !device_.is_gpu) || simulated_;
+  if (simulated_) {
+    build_options_ += " -Drestrict=";
+    static std::atomic<int> count{0};
+    sanitizer_log_ = (fs::temp_directory_path() / ("plumbline_oclgrind_" + std::to_string(::getpid()) + "_" + std::to_string(count++) + ".log")).string();
+  }
+  create_context();
+}
+
+void Runtime::create_context() {
+  if (simulated_) {
+    // Oclgrind reads its log's name (OCLGRIND_LOG: one file per runtime, read after each launch by
+    // sanitizer_reports) and its detectors from the environment when a context is created.
+    static std::mutex env_mutex;
+    std::lock_guard<std::mutex> lock(env_mutex);
+    setenv("OCLGRIND_LOG", sanitizer_log_.c_str(), 1);
+    setenv("OCLGRIND_UNINITIALIZED", detect_uninitialized_ ? "1" : "0", 1);
+    context_ = call("creating a context on " + device_.selector, [&] { return cl::Context(device_.device); });
+    sanitizer_read_ = 0;  // the new context's log starts afresh
+  } else {
+    context_ = call("creating a context on " + device_.selector, [&] { return cl::Context(device_.device); });
+  }
   queue_ = call("creating a profiling queue on " + device_.selector,
                 [&] { return cl::CommandQueue(context_, device_.device, CL_QUEUE_PROFILING_ENABLE); });
+}
+
+void Runtime::detect_uninitialized(bool on) {
+  if (!simulated_ || on == detect_uninitialized_) return;
+  detect_uninitialized_ = on;
+  programs_.clear();
+  address_probe_.reset();
+  create_context();
 }
 
 namespace {
@@ -163,7 +197,38 @@ std::optional<size_t> ptx_local_bytes(const std::string& ptx, const std::string&
 }
 
 std::string Runtime::optimization_option() const {
-  return unoptimized_small_ && problem_flops_ <= kUnoptimizedBuildFlops ? " -cl-opt-disable" : "";
+  return unoptimized_small_ && (simulated_ || problem_flops_ <= kUnoptimizedBuildFlops) ? " -cl-opt-disable" : "";
+}
+
+Runtime::~Runtime() {
+  if (sanitizer_log_.empty()) return;
+  std::error_code ignored;
+  fs::remove(sanitizer_log_, ignored);
+}
+
+uint64_t Runtime::simulated_address(const cl::Buffer& buffer) {
+  if (!address_probe_)
+    address_probe_ = build("__kernel void plumbline_address_of(__global const uchar* p, __global ulong* out) { out[0] = (ulong)p; }", "",
+                           "the address probe")
+                         .program;
+  cl::Buffer out = call("allocating the address probe's output", [&] { return cl::Buffer(context_, CL_MEM_READ_WRITE, sizeof(cl_ulong)); });
+  cl::Kernel kernel = call("creating the address probe", [&] { return cl::Kernel(*address_probe_, "plumbline_address_of"); });
+  kernel.setArg(0, buffer);
+  kernel.setArg(1, out);
+  run(kernel, cl::NDRange(1), cl::NullRange, "the address probe");
+  cl_ulong address = 0;
+  call("reading the address probe's output", [&] { return queue_.enqueueReadBuffer(out, CL_TRUE, 0, sizeof address, &address); });
+  return address;
+}
+
+std::vector<SanitizerReport> Runtime::sanitizer_reports() {
+  if (sanitizer_log_.empty()) return {};
+  std::ifstream f(sanitizer_log_, std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(sanitizer_read_));
+  std::ostringstream text;
+  text << f.rdbuf();
+  sanitizer_read_ += text.str().size();
+  return parse_oclgrind_log(text.str());
 }
 
 std::string Runtime::feature_defines() const {
@@ -221,8 +286,8 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
   try {
     program.build({device_.device}, options.c_str());
   } catch (const cl::Error& e) {
-    throw Error("building " + what + " failed on " + device_.selector + " (" + device_.name + ") with " +
-                error_name(e.err()) + "; build log:\n" + log_of(program));
+    throw BuildFailure("building " + what + " failed on " + device_.selector + " (" + device_.name + ") with " +
+                       error_name(e.err()) + "; build log:\n" + log_of(program));
   }
   const bool nvidia = device_.platform_name.find("NVIDIA") != std::string::npos;  // binaries elsewhere are no PTX
   if (const auto ptx = nvidia ? rewritten_ptx(program, max_registers) : std::vector<unsigned char>{}; !ptx.empty()) {
@@ -231,8 +296,8 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
     try {
       rewritten.build({device_.device}, options.c_str());
     } catch (const cl::Error& e) {
-      throw Error("building " + what + "'s rewritten PTX (its //SM90A: lines, or MAX_REGISTERS) failed on " + device_.selector + " (" +
-                  device_.name + ") with " + error_name(e.err()) + "; build log:\n" + log_of(rewritten));
+      throw BuildFailure("building " + what + "'s rewritten PTX (its //SM90A: lines, or MAX_REGISTERS) failed on " + device_.selector + " (" +
+                         device_.name + ") with " + error_name(e.err()) + "; build log:\n" + log_of(rewritten));
     }
     program = rewritten;
   }
@@ -259,15 +324,23 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
 
 namespace {
 
+// `#line N "PATH"`: the compilers' messages, and a simulator's debug information, name PATH's line N
+// rather than a line of the inlined text (PoCL's temporary file, Oclgrind's input.cl).
+std::string line_directive(int line, const std::string& path) {
+  std::string quoted;
+  for (char c : path) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return "#line " + std::to_string(line) + " \"" + quoted + "\"\n";
+}
+
 // Inlines `#include "NAME"` lines, recursively (depth-limited against cycles): NAME is looked up
 // beside the including file first (a user's own headers, another revision's kernels), then in
-// kernel_dir() (our headers, for users' kernels elsewhere).
+// kernel_dir() (our headers, for users' kernels elsewhere). Each file's lines keep their own numbers.
 std::string inline_includes(const std::string& source, const std::string& path, int depth = 0) {
   if (depth > 8) throw Error(path + ": #include nested more than 8 deep (a cycle?)");
   std::istringstream in(source);
-  std::string line, out;
+  std::string line, out = line_directive(1, path);
   const std::string here = fs::path(path).parent_path().string();
-  while (std::getline(in, line)) {
+  for (int number = 1; std::getline(in, line); ++number) {
     const size_t at = line.find("#include \"");
     if (at != std::string::npos && line.find_first_not_of(" \t") == at) {
       const size_t end = line.find('"', at + 10);
@@ -276,7 +349,7 @@ std::string inline_includes(const std::string& source, const std::string& path, 
       if (!fs::exists(header)) header = kernel_dir() + "/" + name;
       if (end == std::string::npos || !fs::exists(header))
         throw Error(path + ": cannot include '" + name + "' (looked beside it and in " + kernel_dir() + ")");
-      out += inline_includes(read_text(header), header, depth + 1) + "\n";
+      out += inline_includes(read_text(header), header, depth + 1) + "\n" + line_directive(number + 1, path);
       continue;
     }
     out += line + "\n";
@@ -316,10 +389,12 @@ GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements, DType d
 double Runtime::watchdog_for(double flops, double bytes) const {
   // Peak estimates from what the device says of itself: lanes per compute unit as on NVIDIA's SMs (128)
   // or a CPU core's AVX-512 FMA units (32); bandwidth by kind. Rough on purpose: the factor covers it.
+  // A simulator runs some millions of instructions a second.
   const bool gpu = device_.is_gpu;
-  const double flops_per_s = std::max(1.0, static_cast<double>(device_.compute_units)) * std::max(500.0, static_cast<double>(device_.clock_mhz)) * 1e6 *
-                             2 * (gpu ? 128 : 32);
-  const double bytes_per_s = gpu ? 500e9 : 10e9;
+  const double flops_per_s = simulated_ ? 1e6
+                                        : std::max(1.0, static_cast<double>(device_.compute_units)) * std::max(500.0, static_cast<double>(device_.clock_mhz)) *
+                                              1e6 * 2 * (gpu ? 128 : 32);
+  const double bytes_per_s = simulated_ ? 1e6 : gpu ? 500e9 : 10e9;
   return std::max(10.0, 1000 * (flops / flops_per_s + bytes / bytes_per_s));
 }
 

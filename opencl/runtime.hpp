@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "opencl/cl.hpp"
 #include "opencl/device.hpp"
+#include "opencl/oclgrind.hpp"
 #include "plans/library.hpp"
 
 namespace plumbline::ocl {
@@ -40,6 +41,19 @@ class KernelFault : public Error {
   bool hung_;
 };
 
+// A program the compiler refused (the message carries its log).
+class BuildFailure : public Error {
+ public:
+  using Error::Error;
+};
+
+// A launch a device simulator could not carry out (an instruction it does not know): the case is
+// skipped, with this reason, rather than judged.
+class SimulatorCannotRun : public Error {
+ public:
+  using Error::Error;
+};
+
 struct BuiltProgram {
   cl::Program program;
   bool from_cache = false;
@@ -61,6 +75,9 @@ inline constexpr double kUnoptimizedBuildFlops = 1e8;
 class Runtime {
  public:
   explicit Runtime(DeviceInfo device, Builds builds = Builds::Optimized);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
 
   const DeviceInfo& device() const { return device_; }
   cl::Context& context() { return context_; }
@@ -98,6 +115,16 @@ class Runtime {
 
   // The watchdog's limit for the launches that follow (KernelChecker sets it per problem from its work).
   void set_watchdog(double seconds) { watchdog_seconds_ = seconds; }
+  // A device simulator (Oclgrind: opencl/oclgrind.hpp) that reports what each launch did wrong.
+  bool simulated() const { return simulated_; }
+  // What the simulator reported since the last call (the launches in between): empty elsewhere.
+  std::vector<SanitizerReport> sanitizer_reports();
+  // A simulator's detection of uninitialized values (Oclgrind's slowest detector: it quarters the speed
+  // of the rest): on by default; switching recreates the context, and its programs are built again.
+  void detect_uninitialized(bool on);
+  // Where a buffer lies in the simulator's global memory (the addresses its reports name), asked of it
+  // by a launch of a probe kernel.
+  uint64_t simulated_address(const cl::Buffer& buffer);
   // The size of the problem whose programs are built next (KernelChecker sets it per problem): under
   // Builds::ForChecks it decides whether they are optimized.
   void set_problem_flops(double flops) { problem_flops_ = flops; }
@@ -109,7 +136,13 @@ class Runtime {
  private:
   DeviceInfo device_;
   std::string build_options_;  // what every build adds: the feature defines
-  bool unoptimized_small_ = false;  // ForChecks on a CPU device
+  bool unoptimized_small_ = false;  // ForChecks on a CPU device, or a simulator
+  bool simulated_ = false;
+  std::string sanitizer_log_;  // the simulator's log of this runtime's context
+  size_t sanitizer_read_ = 0;  // how much of it sanitizer_reports() has read
+  std::optional<cl::Program> address_probe_;
+  bool detect_uninitialized_ = true;
+  void create_context();
   double problem_flops_ = 0;
   cl::Context context_;
   cl::CommandQueue queue_;

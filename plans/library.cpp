@@ -91,7 +91,7 @@ const Library& library() {
 std::string condition_of(const Variant& v) {
   std::string dtypes;
   for (const auto& d : dtypes_of(v)) dtypes += (dtypes.empty() ? "" : " ") + d;
-  return (v.when.empty() ? "always" : v.when.text()) + ", dtypes " + dtypes;
+  return (v.when.empty() ? "always" : v.when.text()) + ", dtypes " + dtypes + (v.prefer.empty() ? "" : ", preferred when " + v.prefer.text());
 }
 
 }  // namespace
@@ -112,6 +112,8 @@ std::vector<std::string> ops_with_plans() {
 
 const Variant& select_variant(const std::vector<Variant>& variants, const Problem& p) {
   for (const auto& v : variants)
+    if (preferred(v, p)) return v;
+  for (const auto& v : variants)  // none prefers p: the first that serves it
     if (applies(v, p)) return v;
   if (variants.empty()) throw Error("operator '" + p.op() + "' has no OpenCL kernel");
   std::string conds;

@@ -27,7 +27,8 @@ std::vector<std::string> ops_with_plans();  // in the registry's order
 // The name of the default ABI's variant.
 inline constexpr const char* kAbiVariant = "seed";
 
-// The first variant whose condition holds for p; Error listing the conditions when none does.
+// The first variant that serves and prefers p, else the first that serves it; Error listing the
+// conditions when none does.
 const Variant& select_variant(const std::vector<Variant>& variants, const Problem& p);
 // The variant named `name`; Error listing the names when there is none.
 const Variant& find_variant(const std::vector<Variant>& variants, const std::string& name, const std::string& op);

@@ -147,6 +147,12 @@ class PlanParser {
       if (!target.empty()) throw Error("a second 'when' for the same " + std::string(step ? "step" : "variant"));
       target = Expr::parse(rest);
       (step ? step->lines["when"] : v.when_line) = line_;
+    } else if (key == "prefer") {
+      need("a condition");
+      variant_level();
+      if (!v.prefer.empty()) throw Error("a second 'prefer' for the same variant");
+      v.prefer = Expr::parse(rest);
+      v.prefer_line = line_;
     } else if (key == "let") {
       variant_level();
       const size_t eq = rest.find('=');
@@ -226,6 +232,16 @@ class PlanParser {
       if (!v.classes.empty() && v.classes.back().when.empty()) throw Error("class " + c.name + " follows a class without a condition, which takes every problem");
       v.classes.push_back(std::move(c));
       class_lines_.push_back(line_);
+    } else if (key == "nondeterministic") {
+      need("the reason two launches on the same inputs may differ (float atomics, say)");
+      variant_level();
+      v.nondeterministic = rest;
+    } else if (key == "handoff") {
+      if (!step) throw Error("'handoff' outside a step: it names a buffer that step's kernel hands between its work-groups");
+      const size_t sp = rest.find_first_of(" \t");
+      if (rest.empty() || sp == std::string::npos)
+        throw Error("'handoff' needs a buffer and the reason: handoff BUFFER WHY (the reads a simulator reports as races)");
+      step->handoffs.push_back({rest.substr(0, sp), trim(rest.substr(sp)), here()});
     } else if (key == "step") {
       need("the kernel's entry name");
       if (!is_identifier(rest)) throw Error("entry '" + rest + "' must be a kernel name");
@@ -253,7 +269,7 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, devices, needs, when, let, scratch, counters, stored, tune, require, class, step, args, global, local)");
+      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
     }
   }
 
@@ -327,6 +343,7 @@ class PlanParser {
       values.insert(l.name);
     }
     if (!v.when.empty()) check_expr(v.when, at(v.when_line));
+    if (!v.prefer.empty()) check_expr(v.prefer, at(v.prefer_line));
     for (const auto& [name, values] : v.tunables) {
       const std::string* d = v.define(name);
       if (!d) throw Error(v.where.str() + ": tune " + name + ": declare its default with 'define " + name + "=...' first");
@@ -355,6 +372,9 @@ class PlanParser {
       for (const auto& e : step.global) check_expr(e, at(line_of("global")));
       for (const auto& e : step.local) check_expr(e, at(line_of("local")));
       if (!step.when.empty()) check_expr(step.when, at(line_of("when")));
+      for (const auto& h : step.handoffs)
+        if (!tensors.count(h.buffer) && !scratch.count(h.buffer))
+          throw Error(h.where.str() + ": handoff '" + h.buffer + "' is no tensor (" + join(tensors) + ") or scratch buffer of " + v.id());
       const int args_line = line_of("args");
       for (auto& a : step.args) {
         if (a.kind == Arg::Kind::TensorOrValue) {
@@ -387,6 +407,7 @@ class PlanParser {
       for (const auto& n : e.names()) used.emplace(n, e.text());
     };
     if (!v.when.empty()) note(v.when);
+    if (!v.prefer.empty()) note(v.prefer);
     for (const auto& l : v.lets) note(l.value);
     for (const auto& c : v.classes)
       if (!c.when.empty()) note(c.when);
@@ -573,6 +594,12 @@ bool applies(const Variant& v, const Problem& p) {
   return at_plan(v.where, v.id() + " condition '" + v.when.text() + "'", p, [&] { return v.when.eval_int(env_for(v, p)) != 0; });
 }
 
+bool preferred(const Variant& v, const Problem& p) {
+  if (!applies(v, p)) return false;
+  if (v.prefer.empty()) return true;
+  return at_plan(v.where, v.id() + " preference '" + v.prefer.text() + "'", p, [&] { return v.prefer.eval_int(env_for(v, p)) != 0; });
+}
+
 bool step_applies(const Variant& v, const Step& s, const Problem& p) {
   if (s.when.empty()) return true;
   return at_plan(s.where, "step " + s.entry + " condition '" + s.when.text() + "'", p, [&] { return s.when.eval_int(env_for(v, p)) != 0; });
@@ -622,39 +649,54 @@ Dispatch dispatch(const Variant& v, const Step& s, const Problem& p) {
   return d;
 }
 
-std::vector<int64_t> tile_sizes(const Variant& v) {
-  std::set<int64_t> sizes;
+namespace {
+
+// The names v's expressions see without a problem: its integer defines and its lets over them alone.
+struct DefinesOnly {
   std::map<std::string, int64_t> fixed_lets;  // the lets over defines alone, in order
-  Env defines_only;
-  defines_only.value = [&v, &fixed_lets](const std::string& n) -> std::optional<Value> {
-    if (const auto l = fixed_lets.find(n); l != fixed_lets.end()) return Value{l->second};
-    const std::string* d = v.define(n);
-    if (!d) return std::nullopt;
-    const auto i = as_integer(*d);
-    return i ? std::optional<Value>(Value{*i}) : std::nullopt;
-  };
-  for (const auto& [name, value] : v.defines)
-    if (auto i = as_integer(value); i && *i >= 2) sizes.insert(*i);
-  for (const auto& l : v.lets) {
-    try {
-      const int64_t x = l.value.eval_int(defines_only);
-      fixed_lets[l.name] = x;
-      if (x >= 2) sizes.insert(x);
-    } catch (const Error&) {
-      // a let that depends on the problem: no fixed boundary
-    }
-  }
-  for (const auto& s : v.steps)
-    for (const auto& e : s.local) {
+  Env env;
+  explicit DefinesOnly(const Variant& v) {
+    env.value = [&v, this](const std::string& n) -> std::optional<Value> {
+      if (const auto l = fixed_lets.find(n); l != fixed_lets.end()) return Value{l->second};
+      const std::string* d = v.define(n);
+      if (!d) return std::nullopt;
+      const auto i = as_integer(*d);
+      return i ? std::optional<Value>(Value{*i}) : std::nullopt;
+    };
+    for (const auto& l : v.lets) {
       try {
-        const int64_t x = e.eval_int(defines_only);
-        if (x >= 2) sizes.insert(x);
+        fixed_lets[l.name] = l.value.eval_int(env);
       } catch (const Error&) {
-        // a local size that depends on the problem: no fixed boundary
+        // a let that depends on the problem
       }
     }
+  }
+  DefinesOnly(const DefinesOnly&) = delete;
+  std::optional<int64_t> eval(const Expr& e) const {
+    try {
+      return e.eval_int(env);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<int64_t> tile_sizes(const Variant& v) {
+  std::set<int64_t> sizes;
+  const DefinesOnly fixed(v);
+  for (const auto& [name, value] : v.defines)
+    if (auto i = as_integer(value); i && *i >= 2) sizes.insert(*i);
+  for (const auto& [name, x] : fixed.fixed_lets)
+    if (x >= 2) sizes.insert(x);
+  for (const auto& s : v.steps)
+    for (const auto& e : s.local)
+      if (const auto x = fixed.eval(e); x && *x >= 2) sizes.insert(*x);  // a local size that depends on the problem: no fixed boundary
   return {sizes.begin(), sizes.end()};
 }
+
+bool depends_on_problem(const Variant& v, const Expr& e) { return !DefinesOnly(v).eval(e).has_value(); }
 
 std::optional<Problem> steer(const Variant& v, const Problem& p) {
   auto holds = [&](const Expr& e, const Problem& q) {

@@ -48,6 +48,17 @@ struct Arg {
   std::string text;  // as written
 };
 
+// A hand-off between the work-groups of one launch that a simulator cannot follow (opencl/oclgrind.hpp):
+// the last work-group to take an integer atomic count reads what the others wrote to BUFFER. Oclgrind
+// does not model the count's ordering and reports each such read as a global-memory race; the plan
+// declares it, with the reason, and only those reports are set aside (`handoff BUFFER REASON`): races
+// on that buffer, in that step's kernel, between two work-groups.
+struct Handoff {
+  std::string buffer;  // a tensor or scratch buffer of the variant (global memory; never local memory)
+  std::string reason;
+  Where where;
+};
+
 struct Step {
   std::string entry;
   std::vector<Arg> args;
@@ -59,6 +70,7 @@ struct Step {
   Where where;                      // the 'step' line
   std::map<std::string, int> lines; // the line of its 'args', 'global', 'local' and 'when'
   bool has_args = false;
+  std::vector<Handoff> handoffs;    // its `handoff` lines
 };
 
 // A named expression of a variant (`let SPLITS = max(1, ...)`): usable in every expression after it.
@@ -93,7 +105,12 @@ struct Variant {
   std::string op, name;
   std::string file;        // the .cl: a name under the kernel folder, or an absolute path
   std::vector<std::pair<std::string, std::string>> defines;  // in the plan's order
-  Expr when;               // empty: every problem
+  Expr when;               // empty: every problem. The problems the variant computes right.
+  // Where it is the one to choose (`prefer`: empty for all it serves): a condition of speed, not of
+  // correctness (m >= 2048: enough rows for its work-groups). A launch takes the first variant that
+  // serves and prefers a problem; check, and the sanitizer pass, draw from every problem it serves.
+  Expr prefer;
+  int prefer_line = 0;
   std::vector<Let> lets;   // in the plan's order, each seeing those before it
   std::vector<Scratch> scratch;
   std::vector<Step> steps;
@@ -115,6 +132,9 @@ struct Variant {
   // for none. On a device without one it is not run, not even by check or --variant: its program would
   // not build there (docs/kernel-abi.md).
   std::vector<std::string> needs;
+  // Why two launches on the same inputs may give different bits (`nondeterministic REASON`: float
+  // atomics, say), empty for a deterministic variant: check runs every case twice and compares them.
+  std::string nondeterministic;
 
   // "-DTS=32 -DWPT=4": the build options of the variant's program.
   std::string build_options() const;
@@ -161,7 +181,8 @@ std::vector<Variant> read_plan_file(const std::string& path, bool files_relative
 // numel() and dim().
 Env env_for(const Variant& v, const Problem& p);
 
-bool applies(const Variant& v, const Problem& p);            // the variant's condition and dtypes
+bool applies(const Variant& v, const Problem& p);            // the variant's condition and dtypes: it serves p
+bool preferred(const Variant& v, const Problem& p);          // it serves p, and its `prefer` holds
 bool step_applies(const Variant& v, const Step& s, const Problem& p);
 std::vector<int64_t> scratch_floats(const Variant& v, const Problem& p);
 
@@ -178,6 +199,10 @@ Dispatch dispatch(const Variant& v, const Step& s, const Problem& p);
 // cells: TILE_BR * PS) and every local size >= 2 that does not depend on the problem. The generators
 // reach their multiples +-1.
 std::vector<int64_t> tile_sizes(const Variant& v);
+
+// Whether an expression of v depends on the problem (its attributes, its tensors), not on v's defines
+// alone: a global size that grows with the problem, say.
+bool depends_on_problem(const Variant& v, const Expr& e);
 
 // The shape class of p: the first whose condition holds; "all" when the variant declares none, ""
 // when none holds (the plan's defaults then serve p).

@@ -20,6 +20,8 @@
 #include "check/gradcheck.hpp"
 #include "check/kernel_check.hpp"
 #include "check/shrink.hpp"
+#include "check/launch_shape.hpp"
+#include "check/stress.hpp"
 #include "core/registry.hpp"
 #include "mutants/systematic.hpp"
 #include "plans/library.hpp"
@@ -420,6 +422,44 @@ std::optional<Caught> catch_bug(const std::string& op, const std::string& file, 
 }
 
 }  // namespace
+
+// A GPU's stress problems, read off the plans for an H200's figures (no GPU needed): each one fills the
+// device four waves deep with a loop of 32 tiles where 256 MiB allow it, is checked on a sample of its
+// outputs, and a variant that falls short says so in a note.
+TEST(StressProblems, FillAnH200WithinTheirBytesAndSayWhereTheyFallShort) {
+  ocl::DeviceInfo h200;
+  h200.selector = "nvidia:0", h200.is_gpu = true, h200.type = "gpu", h200.compute_units = 132;
+  h200.global_mem_bytes = 150ull << 30, h200.max_alloc_bytes = 35ull << 30, h200.max_work_group_size = 1024;
+  h200.features = {"nvidia_sm80", "nvidia_sm90a", "local_mem_48k"};
+  for (const std::string op : {"matmul", "layer_norm", "sum", "conv2d", "max_pool2d", "transpose"}) {
+    std::vector<std::string> notes;
+    const auto& variants = plans::our_variants(op);
+    const std::vector<KernelCase> cases = stress_cases(variants, op, h200, 7, &notes);
+    EXPECT_FALSE(cases.empty()) << op;
+    for (const KernelCase& c : cases) {
+      const Problem p = c.problem.value();
+      EXPECT_TRUE(c.sample_outputs) << p.line();
+      EXPECT_TRUE(plans::applies(*c.variant, p)) << c.variant->id() << " " << p.line();
+      EXPECT_LE(signature_of(p).bytes(), 256.0 * 1024 * 1024) << p.line();
+      const bool noted = std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.rfind(c.variant->id() + ":", 0) == 0; });
+      if (!noted) {
+        EXPECT_GE(waves(*c.variant, p, h200), 4.0) << c.variant->id() << " " << p.line();
+      } else {
+        const auto n = std::find_if(notes.begin(), notes.end(), [&](const std::string& n) { return n.rfind(c.variant->id() + ":", 0) == 0; });
+        EXPECT_NE(n->find(p.line()), std::string::npos) << *n;
+      }
+    }
+  }
+  // The GEMM's depth runs over 32 of its largest tiles, and the waves come from one matrix's tiles.
+  for (const KernelCase& c : stress_cases(plans::our_variants("matmul"), "matmul", h200, 7)) {
+    const std::vector<int64_t> tiles = plans::tile_sizes(*c.variant);
+    const Problem p = c.problem.value();
+    if (!tiles.empty()) {
+      EXPECT_GE(p.i("k"), 32 * tiles.back()) << c.variant->id() << " " << p.line();
+    }
+    EXPECT_LE(p.i("batch"), 64) << c.variant->id() << " " << p.line();
+  }
+}
 
 TEST(PlantedKernel, Conv2dBwdWeightThatWritesNothing) {
   const auto c = catch_bug("conv2d_bwd_weight", "conv2d_bwd_weight_writes_nothing.cl", {"wgrad", "wgrad_bias", "dbias"});

@@ -366,3 +366,79 @@ __kernel void slow(__global float* y, int n) {
     rt.queue().finish();  // let it end before the context goes
   }
 }
+
+// ---- Oclgrind's reports (opencl/oclgrind.hpp): as its 21.10 writes them -----------------------------
+
+TEST(OclgrindLog, RacesDivergenceUninitializedAndBoundsBecomeVerdictsWithTheirSites) {
+  const std::string log = R"(
+Read-write data race at local memory address 0x1000000000084
+	Kernel: rb_gemm
+
+	First entity:  Global(1,0,0) Local(1,0,0) Group(0,0,0)
+	  store float %cond77.1336, float addrspace(3)* %arrayidx81.1338, align 4, !dbg !147, !tbaa !127
+	At line 37 (column 18) of rb_gemm.cl:
+	  (whatever Oclgrind finds at that line of the inlined text)
+
+	Second entity: Global(0,0,0) Local(0,0,0) Group(0,0,0)
+	  %11 = load float, float addrspace(3)* %arrayidx154, align 4, !dbg !183, !tbaa !127
+	At line 46 (column 26) of rb_gemm.cl:
+	  const float av = As[ty + i * RTS][e];
+
+
+Work-group divergence detected (barrier)
+	Kernel:     add
+	Work-group: (1,0,0)
+	Only 36 out of 64 work-items executed barrier
+	  tail call spir_func void @_Z7barrierj(i32 noundef 1) #5, !dbg !47
+	At line 6 (column 5) of div.cl:
+	  barrier(CLK_LOCAL_MEM_FENCE);
+
+
+Uninitialized value written to local memory address 0x1000000000000
+	Kernel: sum_unwritten
+	Entity: Global(0,0,0) Local(0,0,0) Group(0,0,0)
+	  store float %add, float addrspace(3)* %arrayidx, align 4, !dbg !54
+	At line 15 (column 34) of sum.cl:
+	  part[lid] += part[lid + h];
+
+
+Invalid read of size 4 at global memory address 0x10000000013a0
+	Kernel: add
+	Entity: Global(64,0,0) Local(0,0,0) Group(1,0,0)
+	  %0 = load float, float addrspace(1)* %arrayidx, align 4, !dbg !33, !tbaa !34
+	At line 3 (column 22) of oob.cl:
+	  y[i] = a[i + 1000] + b[i];
+
+
+OCLGRIND FATAL ERROR (./src/plugins/Uninitialized.cpp:1805)
+Unsupported instruction: freeze
+	Kernel: xgemm
+
+
+Oclgrind: 1000 errors generated - suppressing further errors
+)";
+  const auto r = parse_oclgrind_log(log);
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r[0].verdict, "race");
+  EXPECT_EQ(r[0].memory, "local");
+  EXPECT_EQ(r[0].address, 0x1000000000084ull);
+  EXPECT_EQ(r[0].kernel, "rb_gemm");
+  ASSERT_EQ(r[0].sites.size(), 2u);
+  EXPECT_EQ(r[0].sites[0].line, 37);
+  EXPECT_EQ(r[0].sites[0].access, "store");
+  EXPECT_EQ(r[0].sites[0].group, "(0,0,0)");
+  EXPECT_EQ(r[0].sites[1].line, 46);
+  EXPECT_EQ(r[0].sites[1].access, "load");
+  EXPECT_EQ(describe(r[0], [](const std::string& file, int line) { return file == "rb_gemm.cl" && line == 37 ? "As[r][c] = a;" : ""; }),
+            "read-write data race in local memory in kernel rb_gemm: line 37 of rb_gemm.cl `As[r][c] = a;` (a store by work-item (1,0,0) "
+            "of work-group (0,0,0)) against line 46 of rb_gemm.cl (a load by work-item (0,0,0) of work-group (0,0,0))");
+  EXPECT_EQ(r[1].verdict, "barrier-divergence");
+  ASSERT_EQ(r[1].sites.size(), 1u);
+  EXPECT_EQ(r[1].sites[0].line, 6);
+  EXPECT_EQ(r[1].sites[0].who, "work-group (1,0,0), Only 36 out of 64 work-items executed barrier");
+  EXPECT_EQ(r[2].verdict, "uninitialized");
+  EXPECT_EQ(r[3].verdict, "out-of-bounds");
+  EXPECT_EQ(r[3].memory, "global");
+  EXPECT_EQ(r[4].verdict, "cannot-run");
+  EXPECT_EQ(r[4].headline, "OCLGRIND FATAL ERROR (./src/plugins/Uninitialized.cpp:1805): Unsupported instruction: freeze");
+}

@@ -159,7 +159,8 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, devices, needs, when, let, scratch, counters, stored, tune, require, class, step, args, global, local)");
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, "
+            "scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
@@ -256,6 +257,38 @@ TEST(PlanFormat, NeedsNamesTheDeviceFeaturesAVariantBuildsWith) {
   EXPECT_EQ(plan_error("op sum\nvariant v\n  needs nvidia_sm80 nvidia_sm80\n"), "t.plan:3: device feature nvidia_sm80 is given twice");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  needs\n"), "t.plan:3: 'needs' needs device features (local_mem_48k, nvidia_sm80, nvidia_sm90a)");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  needs nvidia_sm80\n  needs nvidia_sm80\n"), "t.plan:4: a second 'needs' line");
+}
+
+TEST(PlanFormat, PreferIsAConditionOfSpeedNotOfCorrectness) {
+  // A variant serves every problem of its `when`; a launch takes it where it also `prefer`s the
+  // problem, else the next that serves it.
+  const auto vs = parse_plan("op sum\nvariant rows\n  when over == 1\n  prefer m >= 1024\n  step reduce_sum\n    args x, y, m, n, over\n"
+                             "    global m * 256\n    local 256\nvariant seed\n  step reduce_sum\n    args x, y, m, n, over\n    global m * 256\n"
+                             "    local 256\n",
+                             "t.plan");
+  const Problem many = Problem::parse("sum:m=2048,n=8,over=row"), few = Problem::parse("sum:m=8,n=8,over=row");
+  EXPECT_TRUE(applies(vs[0], few));
+  EXPECT_FALSE(preferred(vs[0], few));
+  EXPECT_TRUE(preferred(vs[0], many));
+  EXPECT_EQ(select_variant(vs, many).name, "rows");
+  EXPECT_EQ(select_variant(vs, few).name, "seed");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  prefer q >= 1\n  step s\n    args x\n    global 1\n"), "t.plan:3: 'q >= 1': unknown name 'q'; sum has the attributes dtype, m, n, over");
+}
+
+TEST(PlanFormat, HandoffNamesABufferOfTheVariantAndWhy) {
+  const auto vs = parse_plan("op sum\nvariant v\n  scratch partial 4\n  nondeterministic float atomics in the partial sums\n  step s\n"
+                             "    args x, partial, y\n    global 1\n    handoff partial the last work-group reads the others' partials\n",
+                             "t.plan");
+  ASSERT_EQ(vs[0].steps[0].handoffs.size(), 1u);
+  EXPECT_EQ(vs[0].steps[0].handoffs[0].buffer, "partial");
+  EXPECT_EQ(vs[0].steps[0].handoffs[0].reason, "the last work-group reads the others' partials");
+  EXPECT_EQ(vs[0].nondeterministic, "float atomics in the partial sums");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  step s\n    args x, y\n    global 1\n    handoff partial\n"),
+            "t.plan:6: 'handoff' needs a buffer and the reason: handoff BUFFER WHY (the reads a simulator reports as races)");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  step s\n    args x, y\n    global 1\n    handoff q why\n"),
+            "t.plan:6: handoff 'q' is no tensor (x, y) or scratch buffer of sum/v");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  handoff x why\n"),
+            "t.plan:3: 'handoff' outside a step: it names a buffer that step's kernel hands between its work-groups");
 }
 
 TEST(PlanFormat, LetNamesAnExpressionForTheLinesAfterIt) {

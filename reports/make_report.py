@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """One self-contained HTML report (plots embedded, no network) and JUnit XML from what `plumbline gate`
-wrote into its output folder: summary.json, gradcheck.json, check.json, rules.json, graphs.json,
+wrote into its output folder: summary.json, gradcheck.json, check.json, sanitizer.json, rules.json, graphs.json,
 bench.json, regression.json, mutants.json, history/*/ (earlier runs, for trends), and a GPU
 side-by-side (OUT/side_by_side.json, else the newest bench/results/*/side_by_side.json of this tree).
 Any of them may be missing: its section says so.
@@ -100,12 +100,12 @@ def correctness_section(check):
     cell = {}
     for c in cases:
         k = (c["op"], c["device"])
-        n, bad, worst = cell.get(k, (0, 0, {}))
+        n, bad, worst, _ = cell.get(k, (0, 0, {}, 0))
         # Per storage format (the problem line's dtype, f32 when absent): their ratios mean different things.
         m = re.search(r"[:,]dtype=(\w+)", c.get("problem", ""))
         dt = m.group(1) if m else "f32"
         worst[dt] = max(worst.get(dt, 0.0), c["worst_ratio"] if c["worst_ratio"] is not None else math.inf)
-        cell[k] = (n + 1, bad + (not c["passed"]), worst)
+        cell[k] = (n + 1, bad + (not c["passed"] and not c.get("skipped")), worst, cell.get(k, (0, 0, {}, 0))[3] + bool(c.get("skipped")))
     head = "".join(f"<th>{esc(d)}</th>" for d in devices)
     rows = []
     for op in ops:
@@ -114,11 +114,12 @@ def correctness_section(check):
             if (op, d) not in cell:
                 tds.append('<td class="skip">-</td>')
                 continue
-            n, bad, worst = cell[(op, d)]
+            n, bad, worst, skipped = cell[(op, d)]
             link = f' <a href="#{anchor("fail", op, d)}">details</a>' if bad else ""
+            link += f", {skipped} skipped (not judged)" if skipped else ""
             ratios = (fmt(worst["f32"]) if list(worst) == ["f32"]
                       else ", ".join(f"{dt} {fmt(worst[dt])}" for dt in ("f32", "f16", "bf16") if dt in worst))
-            tds.append(f'<td class="{cls(bad == 0)}">{n - bad}/{n} pass, worst ratio {ratios}{link}</td>')
+            tds.append(f'<td class="{cls(bad == 0)}">{n - bad - skipped}/{n} pass, worst ratio {ratios}{link}</td>')
         rows.append(f"<tr><td><code>{esc(op)}</code></td>{''.join(tds)}</tr>")
     intro = (f'<p class="note">Kernels: {esc(check.get("kernel", ""))}. The worst error/bound ratio of each operator on each device: '
              "a healthy kernel sits well below 1; exact-mode mismatches and non-finite mismatches show as inf. "
@@ -127,9 +128,17 @@ def correctness_section(check):
     return intro + f"<table><tr><th>operator</th>{head}</tr>{''.join(rows)}</table>"
 
 
-def failures_section(check, grad):
+def sanitizer_section(sanitizer):
+    if not sanitizer:
+        return '<p class="note">No sanitizer pass (sanitizer.json): the gate ran with --no-sanitize.</p>'
+    intro = ('<p class="note">Every variant on Oclgrind, a device simulator: data races, uninitialized values, barriers not every '
+             'work-item reaches, accesses out of bounds (docs/verification.md, "Concurrency"). Its failures are among the failures below.</p>')
+    return intro + correctness_section(sanitizer)
+
+
+def failures_section(check, grad, sanitizer=None):
     items = []
-    for f in (check or {}).get("failures", []):
+    for f in (check or {}).get("failures", []) + (sanitizer or {}).get("failures", []):
         items.append(f'<div id="{anchor("fail", f["op"], f["device"])}"><h3>{esc(f["op"])} on {esc(f["device"])}: {esc(f["verdict"])}</h3>'
                      f'<p>{esc(f["message"])}</p><p>shrunk problem: <code>{esc(f["problem"])}</code> '
                      f'(values {esc(f["values"])}, seed {f["seed"]}; shrunk from <code>{esc(f["original"])}</code>)</p>'
@@ -394,14 +403,16 @@ def junit(out_dir, data):
                 per[c["op"]].append(f'{c["problem"]} seed {c["seed"]}: {c["where"]}')
         fails = {f["op"]: f'{f["message"]}\nrepro: {f["repro"]}' for f in grad.get("failures", [])}
         suite("gradients", [(op, fails.get(op) or ("; ".join(v) if v else None)) for op, v in per.items()])
-    if check:
+    for name, checked in (("kernels", check), ("sanitizer", data.get("sanitizer"))):
+        if not checked:
+            continue
         per = {}
-        for c in check["cases"]:
+        for c in checked["cases"]:
             per.setdefault((c["op"], c["device"]), [])
-            if not c["passed"]:
+            if not c["passed"] and not c.get("skipped"):
                 per[(c["op"], c["device"])].append(f'{c["verdict"]}: {c["message"]}')
-        fails = {(f["op"], f["device"]): f'{f["message"]}\nproblem: {f["problem"]}\nrepro: {f["repro"]}' for f in check.get("failures", [])}
-        suite("kernels", [(f"{op} on {d}", fails.get((op, d)) or ("; ".join(v) if v else None)) for (op, d), v in per.items()])
+        fails = {(f["op"], f["device"]): f'{f["message"]}\nproblem: {f["problem"]}\nrepro: {f["repro"]}' for f in checked.get("failures", [])}
+        suite(name, [(f"{op} on {d}", fails.get((op, d)) or ("; ".join(v) if v else None)) for (op, d), v in per.items()])
     if rules:
         suite("rules", [(f'{r["rule"]} ({r["evaluator"]})', None if r["passed"] else f'{r["message"]}\n{r["counterexample"]}\nrepro: {r["repro"]}')
                         for r in rules["rules"]])
@@ -426,7 +437,7 @@ def main(argv=None):
     if not os.path.isdir(a.out):
         print(f"make_report.py: error: {a.out} is not a folder", file=sys.stderr)
         return 2
-    data = {k: load(os.path.join(a.out, k + ".json")) for k in ("summary", "gradcheck", "check", "rules", "graphs", "bench", "regression", "mutants")}
+    data = {k: load(os.path.join(a.out, k + ".json")) for k in ("summary", "gradcheck", "check", "sanitizer", "rules", "graphs", "bench", "regression", "mutants")}
     side_path = a.side_by_side or (os.path.join(a.out, "side_by_side.json") if os.path.exists(os.path.join(a.out, "side_by_side.json")) else None)
     if not side_path:
         stored = sorted(glob.glob(os.path.join(SOURCE, "bench", "results", "*", "side_by_side.json")))
@@ -438,7 +449,8 @@ def main(argv=None):
     sections = [
         ("summary", "Summary", summary_html),
         ("correctness", "Correctness: operator x device", correctness_section(data["check"])),
-        ("failures", "Failures", failures_section(data["check"], data["gradcheck"])),
+        ("sanitizer", "Sanitizer: operator x simulator", sanitizer_section(data["sanitizer"])),
+        ("failures", "Failures", failures_section(data["check"], data["gradcheck"], data["sanitizer"])),
         ("ratios", "Error / bound ratios", ratio_plots(data["check"], data["gradcheck"])),
         ("gradients", "Gradient checks", gradcheck_section(data["gradcheck"])),
         ("rules", "Rewrite rules and training graphs", rules_section(data["rules"], data["graphs"])),

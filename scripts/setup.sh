@@ -6,6 +6,7 @@ packages=(
   cmake g++ make                       # the build
   libeigen3-dev                        # reference/
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd  # opencl/ (PoCL: OpenCL on the CPU)
+  oclgrind                             # the sanitizer pass: an OpenCL simulator that reports races, uninitialized values, divergent barriers
   librapidcheck-dev libgtest-dev       # proptests/
   libbenchmark-dev                     # bench/
   libclblast-dev                       # bench/: CLBlast SGEMM, the OpenCL GEMM peer on GPUs

@@ -111,7 +111,7 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
     std::map<std::string, std::vector<Problem>> by_class;
     std::vector<std::string> order;
     for (const auto& p : o.problems) {
-      if (p.op() != o.op || !plans::applies(v, p)) continue;
+      if (p.op() != o.op || !plans::preferred(v, p)) continue;
       const std::string cls = plans::class_of(v, p);
       if (cls.empty()) continue;
       if (!by_class.count(cls)) order.push_back(cls);

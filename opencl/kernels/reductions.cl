@@ -132,7 +132,9 @@ void reduce_onepass(__global const real_t* x, __global float* partial, __global 
     mem_fence(CLK_GLOBAL_MEM_FENCE);  // the partial is visible before the count says so
     last = atomic_inc(&done[seg]) == (uint)(chunks - 1);
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  // A global fence too: the last work-group's other work-items read the partial its work-item 0 wrote
+  // (Oclgrind reported the race when this barrier fenced local memory alone).
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   // The same for the whole work-group, so the barriers of workgroup_sum inside the branch are reached by
   // all of its work-items or by none; the other work-groups end here.
   if (!last) return;
