@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Our convolutions on PoCL beside PyTorch's CPU build (oneDNN) on the same cores, one run: conv2d
-# N8 C64 56x56 K64 3x3 in its three directions by default (issue 14's CPU yardstick). Each of ours is
+# N8 C64 56x56 K64 3x3 in its three directions by default (the CPU yardstick). Each of ours is
 # checked before it is timed; PyTorch gets as many threads as PoCL has cores.
 # usage: conv_cpu_peer.sh PLUMBLINE_BINARY OUT_DIR [PYTHON_WITH_TORCH] [extra plumbline bench args...]
 # Debian: apt-get install python3-torch (its build has oneDNN: torch.backends.mkldnn).

@@ -543,7 +543,7 @@ TEST(CliTune, AClasssOwnEntryIsTriedWhateverTheBudget) {
 TEST(CliTune, ARunCutOffLeavesTheClasssEntryAlone) {
   // A class with a working entry keeps it until a winner is confirmed against it: a run killed right
   // after its first "best so far" (the class's entry, tried first) leaves the entry's line as it was,
-  // where a write during the search would have replaced it (stop 34: a cut-off H100 run put the plan's
+  // where a write during the search would have replaced it (2026-11-25: a cut-off H100 run put the plan's
   // defaults over a tuned entry). No timing involved: the kill follows the line.
   const fs::path db = temp_dir() / "tuning_db_kept";
   fs::remove_all(db);

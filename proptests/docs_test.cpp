@@ -1,8 +1,12 @@
 // docs/ stays true to the code: every operator has its section in docs/operators.md, naming each of
-// its attributes and tensors (in the section, or in its family's shared introduction).
+// its attributes and tensors (in the section, or in its family's shared introduction); and the tree
+// stays a product: no labels of the work's history, doc links that resolve, a small clone.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include "core/registry.hpp"
@@ -62,4 +66,74 @@ TEST(Docs, EgraphMdListsEveryShippedRule) {
     ++count;
   }
   EXPECT_GE(count, 20);
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The repository's own files: what a clone holds, without build folders, outputs and caches.
+std::vector<fs::path> tree_files() {
+  std::vector<fs::path> out;
+  const fs::path root(PLUMBLINE_SOURCE_DIR);
+  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory() && (name == ".git" || name == "out" || name == "__pycache__" || name.rfind("build", 0) == 0 ||
+                               (name.size() > 1 && name[0] == '.' && it.depth() == 0 && name != ".ci"))) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file()) out.push_back(it->path());
+  }
+  return out;
+}
+
+bool is_text(const fs::path& p) {
+  static const std::set<std::string> ext = {".md", ".cpp", ".hpp", ".h", ".cl", ".plan", ".batch", ".tuning", ".py", ".sh", ".txt", ".rules", ".cmake", ".in", ""};
+  return ext.count(p.extension().string()) > 0;
+}
+
+}  // namespace
+
+// The tree states facts with their date and command; labels of how the work was organised ("stop 57",
+// "call 4", "run8", "issue 15") mean nothing to a reader of a clone.
+TEST(Tree, NoLabelOfTheWorksOwnHistory) {
+  static const std::regex label(R"(\b([Ss]top|[Cc]all|[Ii]ssue|[Ss]ession)s? \d+\b|\b(run|call)\d+\b|bench/results/|\.\./shared/)");
+  for (const auto& p : tree_files()) {
+    if (!is_text(p) || p.filename() == "docs_test.cpp") continue;
+    std::istringstream in(read(p.string()));
+    int n = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++n;
+      std::smatch m;
+      if (std::regex_search(line, m, label)) ADD_FAILURE() << fs::relative(p, PLUMBLINE_SOURCE_DIR).string() << ":" << n << ": '" << m.str() << "'";
+    }
+  }
+}
+
+// Every Markdown link of the tree's docs points at a file of the tree (or the web).
+TEST(Tree, EveryDocLinkResolvesInsideTheRepository) {
+  static const std::regex link(R"(\]\(([^)#\s]+)(#[^)]*)?\))");
+  int links = 0;
+  for (const auto& p : tree_files()) {
+    if (p.extension() != ".md") continue;
+    const std::string text = read(p.string());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), link); it != std::sregex_iterator(); ++it) {
+      const std::string target = (*it)[1].str();
+      if (target.rfind("http://", 0) == 0 || target.rfind("https://", 0) == 0 || target.rfind("mailto:", 0) == 0) continue;
+      ++links;
+      const fs::path resolved = fs::weakly_canonical(p.parent_path() / target);
+      const std::string rel = fs::relative(resolved, fs::canonical(PLUMBLINE_SOURCE_DIR)).string();
+      EXPECT_TRUE(fs::exists(resolved) && rel.rfind("..", 0) != 0)
+          << fs::relative(p, PLUMBLINE_SOURCE_DIR).string() << " links to '" << target << "', which is not a file of the repository";
+    }
+  }
+  EXPECT_GT(links, 10);  // docs/README.md's index alone has more
+}
+
+// A clone carries the product, not records: under 5 MB without .git.
+TEST(Tree, AFreshCloneIsSmall) {
+  uintmax_t bytes = 0;
+  for (const auto& p : tree_files()) bytes += fs::file_size(p);
+  EXPECT_LT(bytes, 5u * 1000 * 1000) << "the tree holds " << bytes << " bytes";
 }

@@ -104,7 +104,7 @@ TEST(ErrorModels, LayerNormLeavesInfiniteGammaTimesAZeroXhatUnjudged) {
 }
 
 TEST(ErrorModels, LayerNormBackwardLeavesInfiniteGammaTimesAZeroXhatUnjudged) {
-  // Found by kernel_test's edge values (a CI run of stop 60): row 0 is two equal subnormals, so xhat = 0
+  // Found by kernel_test's edge values (a CI run, 2026-11-29): row 0 is two equal subnormals, so xhat = 0
   // and gg xhat = (-104 * -Inf) * 0 = NaN in the reference, while the kernels' float mean (the terms
   // x / 2 underflow to -0) leaves xhat at -4.4e-43 and d_x[1] at -Inf. Row 1 holds a NaN: its outputs
   // are NaN whatever gamma is, and stay judged.

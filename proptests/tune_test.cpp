@@ -27,7 +27,7 @@ TEST(TuneConfirm, ALeadThatHoldsReplacesTheEntry) {
 }
 
 TEST(TuneConfirm, ANoiseLevelLeadKeepsTheEntry) {
-  // A search's 1.2% (run6 of stop 33) that the pairs do not show: the entry stays.
+  // A search's 1.2% (an H100 run, 2026-11-25) that the pairs do not show: the entry stays.
   EXPECT_FALSE(replaces_entry(pairs({1.00, 1.01, 0.99, 1.00, 1.02, 1.00, 0.99, 1.01}, {0.995, 1.012, 0.985, 1.004, 1.01, 0.99, 1.0, 1.003})));
   EXPECT_FALSE(replaces_entry(pairs({1.0, 1.0, 1.0, 1.0}, {1.02, 1.01, 1.03, 1.0})));  // slower
 }

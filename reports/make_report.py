@@ -2,7 +2,7 @@
 """One self-contained HTML report (plots embedded, no network) and JUnit XML from what `plumbline gate`
 wrote into its output folder: summary.json, gradcheck.json, check.json, sanitizer.json, rules.json, graphs.json,
 bench.json, regression.json, mutants.json, history/*/ (earlier runs, for trends), and a GPU
-side-by-side (OUT/side_by_side.json, else the newest bench/results/*/side_by_side.json of this tree).
+side-by-side (OUT/side_by_side.json, else bench/baselines/<device>.json for the run's device).
 Any of them may be missing: its section says so.
 
 usage: make_report.py OUT_DIR [--html FILE] [--junit FILE] [--side-by-side FILE]
@@ -306,12 +306,16 @@ def bench_section(bench, regression, side):
     if side:
         rows = side["rows"]
         ctx = side.get("context", {})
-        out.append(f'<h3>Stored GPU comparison</h3><p class="note">{esc(side.get("source", ""))}: '
-                   f'{esc(ctx.get("device.nvidia:0.name", ""))}, driver {esc(ctx.get("device.nvidia:0.driver", ""))}, '
-                   f'PyTorch {esc(ctx.get("torch.torch", ""))}, measured {esc(ctx.get("date", ""))}'
-                   + (f' (the first of the runs merged, each row from the last that has it: {esc(ctx["side_by_side.runs"])})'
-                      if "side_by_side.runs" in ctx else "")
-                   + '. Ratio = our time / the peer\'s.</p>')
+        if side.get("kind") == "baseline":  # bench/baselines/<device>.json: each row with its own run's date
+            dates = sorted({r.get("date", "") for r in rows})
+            about = (f'{esc(side.get("device", ""))}, driver {esc(", ".join(sorted({r.get("driver", "") for r in rows})))}, '
+                     f'PyTorch {esc(", ".join(sorted({r.get("torch", "") for r in rows})))}, measured {esc(dates[0])} to {esc(dates[-1])}')
+        else:
+            about = (f'{esc(ctx.get("device.nvidia:0.name", ""))}, driver {esc(ctx.get("device.nvidia:0.driver", ""))}, '
+                     f'PyTorch {esc(ctx.get("torch.torch", ""))}, measured {esc(ctx.get("date", ""))}'
+                     + (f' (the first of the runs merged, each row from the last that has it: {esc(ctx["side_by_side.runs"])})'
+                        if "side_by_side.runs" in ctx else ""))
+        out.append(f'<h3>Stored GPU comparison</h3><p class="note">{esc(side.get("source", ""))}: {about}. Ratio = our time / the peer\'s.</p>')
         fams = {}
         for r in rows:
             fams.setdefault(r["op"], []).append(r)
@@ -427,6 +431,16 @@ def junit(out_dir, data):
     return ET.ElementTree(suites)
 
 
+def baseline_for(ctx):
+    """bench/baselines/<device>.json of a device the run's bench measured, else None."""
+    names = {v for k, v in ctx.items() if k.startswith("device.") and k.endswith(".name")}
+    for path in sorted(glob.glob(os.path.join(SOURCE, "bench", "baselines", "*.json"))):
+        with open(path) as f:
+            if json.load(f).get("device") in names:
+                return path
+    return None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -440,8 +454,7 @@ def main(argv=None):
     data = {k: load(os.path.join(a.out, k + ".json")) for k in ("summary", "gradcheck", "check", "sanitizer", "rules", "graphs", "bench", "regression", "mutants")}
     side_path = a.side_by_side or (os.path.join(a.out, "side_by_side.json") if os.path.exists(os.path.join(a.out, "side_by_side.json")) else None)
     if not side_path:
-        stored = sorted(glob.glob(os.path.join(SOURCE, "bench", "results", "*", "side_by_side.json")))
-        side_path = stored[-1] if stored else None
+        side_path = baseline_for((data["bench"] or {}).get("context", {}))
     side = load(side_path) if side_path else None
     if side:
         side["source"] = os.path.relpath(side_path, SOURCE) if side_path.startswith(SOURCE) else side_path

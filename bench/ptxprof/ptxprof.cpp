@@ -5,7 +5,7 @@
 // here), and xgemm_mma's signature is launched on an m x k x n bf16 or f16 product (NDRange as
 // gemm.plan's steps), ROUNDS rounds of 10 launches, timed with CUDA events; then each further problem
 // with the same build. A diagnostic, not a check: the result is not compared (plumbline check does
-// that). Built beside plumbline (build/bench/ptxprof); kept here since h100-2026-11-27d, whose calls
+// that). Built beside plumbline (build/bench/ptxprof); kept here since H100, 2026-11-27, whose calls
 // used it (earlier records hold the copies their calls built).
 // usage: ptxprof FILE.cl KERNEL "OPTIONS" M K N TB ROUNDS OUT.ptx [M K N TB]...
 // e.g. under ncu: ncu --clock-control none -k regex:xgemm_mma -s 2 -c 1 --set full ptxprof ...

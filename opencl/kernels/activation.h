@@ -80,7 +80,7 @@ __attribute__((noinline)) float act_slope_call(int kind, float x) { return act_s
 // columns interleave); codes other than 0-6 take a copy with ACT_KIND the variable. With the code a
 // variable, xgemm_mma_grad_pairs's epilogue took each of a work-item's 8 columns through the switch's
 // branches, one column after the other: 0.090 ms of the step's 0.179 (its epilogue run twice: 0.2685;
-// bench/results/h100-2026-11-28b/tile, calls 4-5).
+// H100, 2026-11-28).
 #define ACT_CONSTANT(act, ...)                                      \
   switch (act) {                                                    \
     case 0: { const int ACT_KIND = 0; __VA_ARGS__ } break;          \

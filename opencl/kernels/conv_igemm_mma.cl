@@ -64,7 +64,7 @@ void conv_slab_nhwc(__global const ushort* xt, struct ConvGeometry g, int c_all,
 // x [n][c][h*w] into xt [n][h*w][c], 64 x 64 blocks through local memory: loads along the pixels and
 // stores along the channels, two 16-bit values a 4-byte access where h*w (loads) and c (stores) are
 // even: 21 us over a 6.4M-element bf16 x on the H100, where 32 x 32 blocks of 2-byte accesses took 26
-// (issuing a work-item's eight loads together changed nothing: split/run5).
+// (issuing a work-item's eight loads together changed nothing on the H100, 2026-11-26).
 // Global size (cdiv(h*w, 64) * 32, cdiv(c, 64) * 8, n), local (32, 8, 1).
 // The pack's body over any strides: plane `image` of xt ([hw][c]) from x's rows image * image_stride +
 // channel * channel_stride (conv2d_nhwc_pack: c * hw and hw; conv2d_nhwc_pack_strided: any).
@@ -115,7 +115,7 @@ void conv2d_nhwc_pack_strided(__global const real_t* x_, __global float* xt_, in
 // one run and written a tap a row, where a warp's neighbouring channels make each row's stores one
 // coalesced run. One element a work-item (the divisions of its three indices each time) took 16.4 us
 // over 2.4M weights on the H100, the NHWC pack's 64 x 64 blocks 23.6 (9 taps fill a block's rows
-// poorly): split3/run2; this 8-9.5 us (run3). Global size roundup(k * cg, 256).
+// poorly); this 8-9.5 us (H100, 2026-11-27). Global size roundup(k * cg, 256).
 __kernel void conv2d_weights_rsc(__global const real_t* w_, __global float* wr_, int k, int cg, int rs) {
   __global const ushort* w = RAW(w_);
   __global ushort* wr = (__global ushort*)wr_;

@@ -1,7 +1,7 @@
 // softmax_bwd's and log_softmax_bwd's `resident` variants: a long row of d_y held in registers. `wide`
 // (softmax.cl) reads d_y for the row's sum and again for the outputs, one value a work-item at a time:
 // log_softmax_bwd moves 4/3 of its roofline's bytes (66.8% of the H200's copy bandwidth over 2048 x
-// 32000, stop 57). Here a work-item loads its ROW_QUADS quads of d_y (quad lid + u * ROW_WG) once, all
+// 32000). Here a work-item loads its ROW_QUADS quads of d_y (quad lid + u * ROW_WG) once, all
 // before any is used, and the output pass reads y in groups of QUAD_UNROLL quads before it writes any:
 // log_softmax_bwd reads each input once (its roofline), softmax_bwd reads y twice (the sum needs y * d_y,
 // and a row of both would not fit the registers). Quads past the registers (rows longer than 4 *

@@ -1,17 +1,17 @@
 // cross_entropy_bwd's `held` variant (f16 and bf16, class indices): a long row held in local memory at
 // its stored size, read from memory once. `resident` holds a row in registers as float4s: in 16 bits its
 // conversions took it to 254 registers on the H100, one work-group a multiprocessor, slower than `quads`,
-// which reads the row twice (60% of the copy bandwidth over 4096 x 32000, stop 36). Here a work-item
+// which reads the row twice (60% of the copy bandwidth over 4096 x 32000). Here a work-item
 // keeps HELD_QUADS quads as loaded (8 bytes each) in local memory, quad lid + u * ROW_WG in slot
 // u * ROW_WG + lid (its own: no barrier between the store and the load), and converts them again for the
 // outputs. The slots and the statistics' ROW_WG pairs fit 48 KiB (the plan's require), so four
 // work-groups share a multiprocessor's 228 KiB, if their registers let them: the plan caps them at 64
 // (MAX_REGISTERS, docs/kernel-abi.md; uncapped, ptxas gives 80, three work-groups, and gave f16 100,
-// two, before stop 57 grouped the tail's loads). REG_QUADS more quads a work-item may stay in registers
+// two, before the tail's loads were grouped). REG_QUADS more quads a work-item may stay in registers
 // as loaded (quad lid + u * ROW_WG for u from HELD_QUADS on). A row longer than both hold (4 *
 // (HELD_QUADS + REG_QUADS) * ROW_WG values: 23552 at the defaults) streams its remaining quads through
 // the statistics as `quads` does and reads them again for the outputs. On the H100 over 4096 x 32000
-// (bench/results/h100-2026-11-28c) nine quads in registers, enough to read the row once, were slower
+// (H100, 2026-11-28) nine quads in registers, enough to read the row once, were slower
 // than the slots alone (bf16 0.2885 against 0.2819 ms, f16 0.2942 against 0.2627): hence REG_QUADS=0.
 #ifndef HELD_QUADS
 #define HELD_QUADS 23
@@ -52,9 +52,9 @@ void held_stats(__global const real_t* body, int quads, __local raw4_t* held, ra
 
 // The outputs of the quad whose first value is class j: scale * (softmax - [class == t]), as CE_GRAD4
 // with one reciprocal a row for a division a value (4-5% faster on the H100, whose multi-function unit
-// does the exponentials as well; bench/results/h100-2026-11-28c), and the one-hot's compares made only
+// does the exponentials as well; H100, 2026-11-28), and the one-hot's compares made only
 // in the quad that holds t (one a row): the same roundings, fewer instructions a value (bf16 0.966x
-// paired on the H200, bench/results/h200-2026-11-28 call 5).
+// paired on the H200, H200, 2026-11-28).
 inline float4 held_grad4(float4 v, int j, float mx, float inv_sum, float scale, int t) {
   const float4 y = ROW_EXP(v - mx) * inv_sum;
   if ((uint)(t - j) < 4u) return scale * (y - (float4)(t == j ? 1.0f : 0.0f, t == j + 1 ? 1.0f : 0.0f, t == j + 2 ? 1.0f : 0.0f, t == j + 3 ? 1.0f : 0.0f));

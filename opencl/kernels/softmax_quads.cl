@@ -46,7 +46,7 @@ void online_rescale(float* m, float* s, float group_max) {
 // exp(v - m) for values v <= m (or NaN), as the reference's: a -Inf value adds 0. Where m is -Inf, every
 // value is -Inf or NaN, and exp(-Inf - -Inf) would be NaN: there m counts as 0 (exp(-Inf) = 0, NaN
 // stays NaN). One compare a quad, where a select a value took two instructions (FSETP, FSEL) of the
-// statistics' ~14 a value (the held kernel's SASS, bench/results/h200-2026-11-28b call 1).
+// statistics' ~14 a value (the held kernel's SASS, H200, 2026-11-28).
 float4 exp_terms(float4 v, float m) { return ROW_EXP(v - (m == -INFINITY ? 0.0f : m)); }
 float quad_max(float4 v) { return fmax(fmax(v.x, v.y), fmax(v.z, v.w)); }
 

@@ -30,7 +30,7 @@ inline ushort float_to_bf16(float f) {
 // Two floats as the 32-bit word of their bf16s (lo in the low half), each rounded to nearest even. On
 // NVIDIA from sm_80 one instruction, cvt.rn.bf16x2.f32, does both (NaN becomes 0x7FFF, still a quiet
 // NaN): the 16-bit cross_entropy_bwd's bf16 stores took 11% less time so (H200, 0.2447 -> 0.2167 ms;
-// bench/results/h200-2026-11-28, call 1). Elsewhere float_to_bf16 twice.
+// H200, 2026-11-28). Elsewhere float_to_bf16 twice.
 #if defined(FEATURE_NVIDIA_SM80)
 inline uint bf16x2_bits(float lo, float hi) {
   uint r;
@@ -45,7 +45,7 @@ inline uint bf16x2_bits(float lo, float hi) { return (uint)float_to_bf16(lo) | (
 #define real_t half  // a macro, not a typedef: the driver reports parameter types by their own names
 // NVIDIA's compiler makes vstorea_half2_rte (and _half4_) one 2-byte store a value: the values are
 // rounded into registers first, then stored in one access. The wgmma matmul 4096x1024x1024 in f16 took
-// 0.0373 ms with the 2-byte stores, 0.0281 so, as bf16 (H100; bench/results/h100-2026-11-26/split/run2).
+// 0.0373 ms with the 2-byte stores, 0.0281 so, as bf16 (H100; H100, 2026-11-26).
 inline uint pair_bits(float2 v) {
   ushort2 pair;
   vstore_half2_rte(v, 0, (__private half*)&pair);

@@ -23,7 +23,7 @@
 //   g ^ ((r / (64 / KWG)) % (KWG / 16))) so that a half-warp's loads, 4 rows x 4 lanes, hit 32 banks.
 //   A: in the fragment's own order, so that a lane's four words are one 128-bit load into the register
 //   quad the instruction takes (with B's order the compiler spent three moves an mma assembling them:
-//   ncu and the SASS, bench/results/h100-2026-11-26/mma/NOTES.md). Rows r and r + 8 of each 16-row
+//   ncu and the SASS, H100, 2026-11-26). Rows r and r + 8 of each 16-row
 //   tile share a super-row of KWG words (A_SR), where word w of row r sits at A_POS: per group, slot
 //   w % 4 holds (row r, w), (row r + 8, w), (row r, w + 4), (row r + 8, w + 4), which is the quad
 //   (a0a1, a2a3, a4a5, a6a7) of lane 4 gi + t for t = w % 4. Slots are swizzled by the super-row
@@ -372,7 +372,7 @@ void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int ld
 // STAGED=1 (where C's tile fits the slabs' room): the tile goes through local memory first and out in
 // 16-byte row chunks (STORE_STAGED), where the fragments' 4-byte stores fill half of each 32-byte sector.
 // On the H100 at 128 x 128 x 32 (wgmma): 4096x1024x1024 bf16 0.0279 -> 0.0239 ms, f16 -> 0.0222, 64
-// batches of 512x64x512 0.0449 -> 0.0300 (split/run8).
+// batches of 512x64x512 0.0449 -> 0.0300 (H100, 2026-11-26).
 #ifndef STAGED
 #define STAGED 0
 #endif

@@ -240,7 +240,7 @@ void load_fragments(__local const ushort* as, __local const ushort* bs, int a_de
 // One barrier a slab. A group's fragments are loaded right before its mma: double-buffering them in
 // registers (the next group's ldmatrix beside this one's mma, as CUTLASS does) took 128 x 128 tiles
 // from 128 to 177 registers, one work-group a multiprocessor instead of two, and 35% more time
-// (bench/results/h100-2026-11-26/mma_async/NOTES.md, call 6).
+// (H100, 2026-11-26).
 void xgemm_mma_accumulate_slabs(int m, int n, int k, __global const ushort* pa, int lda, int ta, int a_aligned, __global const ushort* pb,
                                 int ldb, int tb, int b_aligned, __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4],
                                 __local float* emu MMA_PARAMS) {
@@ -348,7 +348,7 @@ void xgemm_mma_accumulate_slabs(int m, int n, int k, __global const ushort* pa, 
 
 #if WGMMA
 // wgmma takes the transpositions as immediates, and ptxas serializes wgmma issued under branches (it
-// injects a warpgroup.arrive before each, wgmma/NOTES: call 4): so the loop is instantiated once per
+// injects a warpgroup.arrive before each, seen in the SASS on the H100, 2026-11-26): so the loop is instantiated once per
 // layout, each with ta and tb constant and its wgmma straight-line.
 void xgemm_mma_accumulate(int m, int n, int k, __global const ushort* pa, int lda, int ta, int a_aligned, __global const ushort* pb,
                           int ldb, int tb, int b_aligned, __local uint4* as4, __local uint4* bs4, float acc[MFR * NFR * 4],

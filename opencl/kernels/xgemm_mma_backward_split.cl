@@ -42,7 +42,7 @@
 // then over the second adding to its sums, the same loop as xgemm_mma's. Worked into the loop instead
 // (the half and its slab from the slab's number, or counted along), the same sums took 10% longer:
 // 0.155 and 0.150 ms against xgemm_mma's 0.140 and 0.130 on the same inputs, with 4% more instructions
-// in the loop (bench/results/h100-2026-11-27h/pairs, calls 1-6). Global and local as xgemm_mma's.
+// in the loop (H100, 2026-11-27). Global and local as xgemm_mma's.
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
 void xgemm_mma_halves(int m, int n, int k, __global const real_t* a, int lda, int ta, long a_half, __global const real_t* b,
                       int ldb, int tb, long b_half, __global real_t* c, int ldc) {
@@ -100,7 +100,7 @@ inline int pattern_copies(int pattern) { return pattern >= 1000 ? 4 : pattern >=
 // float32 G, CHUNK rows a work-item (columns.h's first pass). Two columns a work-item, in 4- and 8-byte
 // accesses where n is even. At 4096 x 4096 in bf16 on the H100 it takes 122 us, as one column a
 // work-item in 2-byte accesses did; CHUNK 16 or 32 changes nothing and the row loop unrolled by 4 takes
-// 230 (split/run6, run7): what bounds it is not found yet.
+// 230 (H100, 2026-11-26): what bounds it is not found yet.
 // Global (roundup(cdiv(n, 2), 64), cdiv(rows, CHUNK)).
 inline void put_parts(float g, long r, int c, int rows, int n, __global ushort* parts_a, __global ushort* parts_b) {
   const ushort3 p = split_parts(g);
@@ -217,9 +217,9 @@ inline ushort2 split_pair(float x) {
 // GP_STEP-th row. G computed in the accumulators' own layout instead (4-byte accesses, the slope inlined
 // 128 times) took 0.50 ms at 4096 x 1024 x 4096 against 0.097 + 0.108 for the two steps it joins; this
 // form 0.177; with each round's d_y loaded for all of a work-item's rows at once (the loop unrolled, the
-// slope inlined 40 times) 0.319 (bench/results/h100-2026-11-28a/fused, calls 1-3). The slope with the
+// slope inlined 40 times) 0.319 (H100, 2026-11-28). The slope with the
 // activation's code a variable went through act_slope's switch a column at a time (the SASS): with the
-// code a constant (ACT_CONSTANT) the step takes 0.164 (bench/results/h100-2026-11-28b/tile).
+// code a constant (ACT_CONSTANT) the step takes 0.164 (H100, 2026-11-28).
 // d_bias's partials: each work-item sums its rows, then the work-items of a column in order of their
 // first row (a fixed order: the same bits every run). bf16 only, as split_pair: d_y is read as bf16.
 #if NWARPS != 1

@@ -13,7 +13,7 @@ void xgemm_mma_bias_act(int m, int n, int k, __global const real_t* a, int lda, 
                        ldb % 8 == 0 && b_batch % 8 == 0, as4, bs4, acc, emu);
 // The activation's code a constant in each of ACT_CONSTANT's copies (activation.h): with it a variable,
 // each of a work-item's 64 values went through act_value's switch in turn (4096 x 1024 x 4096 gelu_tanh
-// bf16 at 128 x 128 x 32: 0.188 ms, 0.118 as now; bench/results/h100-2026-11-28b/tile, call 6).
+// bf16 at 128 x 128 x 32: 0.188 ms, 0.118 as now; H100, 2026-11-28).
 #define BIAS_ACT(v, row, col) EPILOGUE_ACT_VALUE(ACT_KIND, (v) + LD(bias, col))
   ACT_CONSTANT(act, STORE_FRAGMENTS(c + z * c_batch, ldc, c_batch, m, n, BIAS_ACT))
 }

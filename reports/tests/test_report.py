@@ -146,5 +146,15 @@ class Report(unittest.TestCase):
         self.assertTrue(all(s.get("failures") == "0" for s in suites.values()))
 
 
+class Baselines(unittest.TestCase):
+    def test_the_report_takes_the_baseline_of_the_runs_device_by_path(self):
+        for path in sorted(os.listdir(os.path.join(make_report.SOURCE, "bench", "baselines"))):
+            with open(os.path.join(make_report.SOURCE, "bench", "baselines", path)) as f:
+                device = json.load(f)["device"]
+            found = make_report.baseline_for({"device.nvidia:0.name": device, "device.nvidia:0.driver": "x"})
+            self.assertEqual(os.path.basename(found), path)
+        self.assertIsNone(make_report.baseline_for(bench_doc(1.0)["context"]))  # a device with no baseline: none shown
+
+
 if __name__ == "__main__":
     unittest.main()
