@@ -25,6 +25,7 @@
 #include "apps/commands.hpp"
 #include "apps/kernel_flags.hpp"
 #include "check/kernel_check.hpp"
+#include "bench/batch.hpp"
 #include "check/sanitizer.hpp"
 #include "check/stress.hpp"
 #include "check/shrink.hpp"
@@ -40,6 +41,8 @@ namespace {
 
 struct Options {
   std::string op, problem, json, device, values;
+  std::vector<std::string> batches;      // --batch files
+  std::vector<Problem> batch_problems;   // their problems, expanded (bench/batch.hpp)
   std::string stress, replay;  // "on", "off", or "" (on GPUs)
   plans::KernelSource source;
   bool all = false, first_failure = false, in_process = false, sanitize = false;
@@ -61,6 +64,7 @@ nlohmann::json to_json(const CaseResult& r) {
   if (!r.sampled.empty()) j["sampled"] = r.sampled;
   if (r.skipped) j["skipped"] = true;
   if (!r.exempted.empty()) j["exempted"] = r.exempted;
+  if (r.cached) j["cached"] = true;
   return j;
 }
 
@@ -95,7 +99,15 @@ struct OpCases {
 OpCases cases_of(const std::vector<plans::Variant>& variants, const std::string& op, const Selection& sel, const Options& o,
                  const ocl::DeviceInfo& device) {
   OpCases c;
-  if (sel.problem) {
+  if (!o.batch_problems.empty()) {  // a batch's problems of this operator, each on every variant that serves it
+    for (const auto& p : o.batch_problems) {
+      if (p.op() != op) continue;
+      const size_t before = c.todo.size();
+      for (const auto& v : variants)
+        if (plans::applies(v, p)) c.todo.push_back({&v, rc::shrinkable::just(p), values_for_case(0), o.seed});
+      if (c.todo.size() == before) plans::select_variant(variants, p);  // the error naming every condition
+    }
+  } else if (sel.problem) {
     for (const auto& v : variants)
       if (plans::applies(v, *sel.problem)) c.todo.push_back({&v, rc::shrinkable::just(*sel.problem), values_for_case(0), o.seed});
     if (c.todo.empty()) plans::select_variant(variants, *sel.problem);  // the error naming every condition
@@ -113,7 +125,7 @@ OpCases cases_of(const std::vector<plans::Variant>& variants, const std::string&
 // What one operator's cases gave on one device.
 struct OpResult {
   nlohmann::json cases = nlohmann::json::array(), failures = nlohmann::json::array();
-  int failed = 0, ran = 0;
+  int failed = 0, ran = 0, cached = 0;
   double worst = 0, seconds = 0;
   std::map<std::string, int> per_variant;
   std::vector<std::string> sampled;  // per sampled case: "variant: what the sample covered"
@@ -132,6 +144,7 @@ struct OpResult {
       if (s.first++ == 0) s.second = c["message"].get<std::string>();
     }
     if (c.contains("exempted")) exempted.emplace(variant, c["exempted"].get<std::string>());
+    cached += c.value("cached", false);
     // JSON has no infinity: a ratio that was infinite comes back from the child as null.
     worst = std::max(worst, c["worst_ratio"].is_number() ? c["worst_ratio"].get<double>() : INFINITY);
     seconds += c["seconds"].is_number() ? c["seconds"].get<double>() : 0.0;
@@ -192,6 +205,7 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   std::vector<std::string> a{self_path(), "check", op, "--device", device, "--cases", std::to_string(o.cases), "--seed",
                              std::to_string(o.seed), "--child-results", results, "--first-case", std::to_string(first)};
   if (!problem.empty()) a.insert(a.end(), {"--problem", problem});
+  for (const auto& b : o.batches) a.insert(a.end(), {"--batch", b});
   if (!o.values.empty()) a.insert(a.end(), {"--values", o.values});
   if (o.first_failure) a.push_back("--first-failure");
   if (o.sanitize) a.push_back("--sanitize");
@@ -350,6 +364,8 @@ std::string summary_of(const std::string& op, const std::string& device, const O
   for (const auto& [name, s] : r.skipped)
     out += "  " + op + "/" + name + ": " + std::to_string(s.first) + " case" + (s.first == 1 ? "" : "s") + " skipped, not judged: " + s.second + "\n";
   for (const auto& [name, what] : r.exempted) out += "  " + op + "/" + name + ": set aside as the plan declares: " + what + "\n";
+  if (r.cached > 0)
+    out += "  " + std::to_string(r.cached) + " of " + std::to_string(r.ran) + " cases clean in an earlier run of the same programs and launch, not simulated again\n";
   for (const auto& [name, lacks] : kv.unavailable)
     out += "  " + op + "/" + name + " not checked: it needs " + lacks + ", which " + device + " lacks\n";
   return out;
@@ -460,6 +476,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_option("op", opt->op, "the operator whose kernels to check");
   cmd->add_flag("--all", opt->all, "every operator that has a kernel");
   cmd->add_option("--problem", opt->problem, "one problem line instead of random problems");
+  cmd->add_option("--batch", opt->batches, "a batch file's problems instead of random problems (repeatable; docs/problems.md)");
   cmd->add_option("--cases", opt->cases, "random problems per operator and device, shared among its variants")->check(CLI::PositiveNumber);
   cmd->add_option("--seed", opt->seed, "seed of the problems and values");
   cmd->add_option("--values", opt->values, "integers, uniform, normal, edge or sparse (default: cycle through the first four)")
@@ -494,7 +511,18 @@ void add_check_command(CLI::App& app, Context& ctx) {
     source.validate();
     opt->shard = parse_shard(opt->shard_text);
     if (opt->all && source.user() && source.plan_file.empty()) throw Error("--kernel-file checks one operator: name it instead of --all");
-    const Selection sel = select(opt->op, opt->problem, opt->all, nullptr);
+    if (!opt->batches.empty() && !opt->problem.empty()) throw Error("--batch and --problem: give one of them");
+    Selection sel = opt->batches.empty() || !opt->op.empty() ? select(opt->op, opt->problem, opt->all, nullptr) : Selection{};
+    opt->batch_problems.clear();
+    for (const auto& b : opt->batches)
+      for (const auto& e : bench::read_batch(b))
+        if (opt->op.empty() || e.problem.op() == opt->op) opt->batch_problems.push_back(e.problem);
+    if (!opt->batches.empty()) {  // the operators of the batch's problems, in their order
+      if (opt->batch_problems.empty()) throw Error("the batch holds no problem of " + (opt->op.empty() ? std::string("any operator") : opt->op));
+      sel.ops.clear();
+      for (const auto& p : opt->batch_problems)
+        if (std::find(sel.ops.begin(), sel.ops.end(), p.op()) == sel.ops.end()) sel.ops.push_back(p.op());
+    }
     if (opt->sanitize && !opt->device.empty() && !ocl::names_oclgrind(opt->device))
       throw Error("--sanitize runs on the device simulator: leave --device out (or give oclgrind:0), not '" + opt->device + "'");
     if (opt->sanitize && opt->device.empty()) opt->device = "oclgrind:0";

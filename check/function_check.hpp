@@ -34,6 +34,7 @@ struct CaseResult {
   // compiler's refusal); message says why. Never a pass.
   bool skipped = false;
   std::string exempted;  // a simulator's reports the plan set aside, in words (check/sanitizer.hpp)
+  bool cached = false;   // a simulator's clean verdict of an identical earlier case, not simulated again
 };
 
 // Problems of at most kKernelCaseBudget FLOPs in the random cases (the double reference runs each);

@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
+
+#include <unistd.h>
 
 #include "check/generators.hpp"
 #include "check/launch_shape.hpp"
@@ -186,6 +190,67 @@ std::vector<KernelCase> sanitizer_cases(const std::vector<plans::Variant>& varia
   // The crossing problems first, then the small ones: one switch of the simulator's detectors.
   for (auto& c : small) crossing.push_back(std::move(c));
   return crossing;
+}
+
+namespace {
+
+std::string verdict_path(const std::string& key) {
+  const std::string dir = ocl::cache_dir();
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(ocl::fnv1a(key)));
+  return dir.empty() || key.empty() ? "" : dir + "/sanitizer/" + hex;
+}
+
+}  // namespace
+
+std::string sanitizer_verdict_key(ocl::Runtime& rt, const plans::Variant& v, const Problem& p, Values values, uint64_t seed) {
+  std::ostringstream d;
+  d << "plumbline sanitizer verdict v1\n" << p.line() << "\n" << to_string(values) << " " << seed << "\n"
+    << (rt.detecting_uninitialized() ? "uninitialized on" : "uninitialized off") << "\n"
+    << v.id() << " " << v.nondeterministic << "\n";
+  const DType dtype = signature_of(p).dtype;
+  d << std::hex << rt.program_identity(v.file, ocl::program_options(v, dtype)) << std::dec << "\n";
+  for (const auto& l : v.lets) d << "let " << l.name << " = " << l.value.text() << "\n";
+  for (const auto& sc : v.scratch) d << "scratch " << sc.name << " " << sc.floats.text() << " " << sc.counters << sc.stored << "\n";
+  for (const auto& st : v.steps) {
+    d << "step " << st.entry << " when " << st.when.text() << "\n";
+    for (const auto& a : st.args) d << " arg " << static_cast<int>(a.kind) << " " << a.name << " " << a.text << "\n";
+    for (const auto& e : st.global) d << " global " << e.text() << "\n";
+    for (const auto& e : st.local) d << " local " << e.text() << "\n";
+    for (const auto& h : st.handoffs) d << " handoff " << h.buffer << "\n";
+    if (!st.defines.empty()) d << std::hex << rt.program_identity(v.file, ocl::program_options(v.for_step(st), dtype)) << std::dec << "\n";
+  }
+  return d.str();
+}
+
+std::optional<CleanVerdict> cached_clean_verdict(const std::string& key) {
+  const std::string path = verdict_path(key);
+  if (path.empty()) return std::nullopt;
+  std::ifstream f(path);
+  std::string first;
+  CleanVerdict v;
+  if (!f || !std::getline(f, first) || first != "clean" || !std::getline(f, v.exempted) || !(f >> v.worst_ratio >> v.max_error >> v.seconds))
+    return std::nullopt;
+  std::string rest((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (rest != "\n" + key) return std::nullopt;  // another case's key under the same hash: not trusted
+  return v;
+}
+
+void store_clean_verdict(const std::string& key, const CleanVerdict& verdict) {
+  const std::string path = verdict_path(key);
+  if (path.empty()) return;
+  try {
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    const std::string tmp = path + ".tmp" + std::to_string(::getpid());
+    {
+      std::ofstream f(tmp);
+      f.precision(17);
+      f << "clean\n" << verdict.exempted << "\n" << verdict.worst_ratio << " " << verdict.max_error << " " << verdict.seconds << "\n" << key;
+    }
+    std::filesystem::rename(tmp, path);  // atomic: a concurrent reader sees no half-written verdict
+  } catch (const std::exception&) {
+    // A cache that cannot be written costs a simulation next time, nothing else.
+  }
 }
 
 }  // namespace plumbline

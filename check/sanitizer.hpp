@@ -5,6 +5,7 @@
 // [barrier-divergence], [out-of-bounds]) with the source lines it names; a report that a step's
 // `handoff` line covers (a global-memory race on that buffer, in that step's kernel) is set aside and
 // said. A launch the simulator cannot carry out makes the case a skip (ocl::SimulatorCannotRun).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,20 @@ inline constexpr double kSanitizerBudget = 1e6;
 inline constexpr double kSanitizerCaseCost = 3e6;  // a case's simulated cost at most (about 3 s of Oclgrind's time)
 std::vector<KernelCase> sanitizer_cases(const std::vector<plans::Variant>& variants, const std::string& op, uint64_t seed,
                                         std::vector<std::string>* notes = nullptr);
+
+// Clean verdicts kept between runs. One simulated thread makes a simulator's reports a function of what
+// it ran: the programs (device, driver, options, full source text), the launch (the variant's steps,
+// arguments, NDRanges, scratch, hand-offs), the problem, its values and seed, and which detectors were
+// on. A case whose key matches a clean verdict of an earlier run is not simulated again; a failing case
+// always is (its shrinking and repro need the run). Kept under ocl::cache_dir()/sanitizer/ (none
+// where PLUMBLINE_CACHE_DIR=off), each file named by the key's hash and holding the whole key.
+std::string sanitizer_verdict_key(ocl::Runtime& rt, const plans::Variant& v, const Problem& p, Values values, uint64_t seed);
+struct CleanVerdict {
+  std::string exempted;  // the reports set aside, in words ("" for none)
+  double worst_ratio = 0, max_error = 0, seconds = 0;
+};
+// The clean verdict stored under key; nullopt when none is.
+std::optional<CleanVerdict> cached_clean_verdict(const std::string& key);
+void store_clean_verdict(const std::string& key, const CleanVerdict& verdict);
 
 }  // namespace plumbline

@@ -16,10 +16,10 @@ namespace {
 
 constexpr double kWaves = 4;
 constexpr int64_t kLoopIterations = 32;
-// A stress problem's tensors together: enough to fill any GPU with work-groups (4 waves of 128x128
-// tiles on 132 multiprocessors are 70 MB of float32 GEMM), small enough that drawing its inputs on
-// the host takes a second, not minutes.
-constexpr double kStressBytes = 256.0 * 1024 * 1024;
+// A stress problem's tensors together: enough to fill a GPU with work-groups of a race-prone tiled
+// kernel (a GEMM of 32x32 tiles four waves deep on 132 multiprocessors, 2048 x 1024 x 2048, is 32 MB),
+// small enough that the host draws and checks it in about a second (GPU check --all runs one a variant).
+constexpr double kStressBytes = 64.0 * 1024 * 1024;
 
 // Whether the device and the check can take p: its tensors within kStressBytes and a quarter of the
 // device's memory (each within half its largest allocation); its reference checked on a sample of

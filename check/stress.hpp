@@ -5,7 +5,7 @@
 // one: at least four waves of work-groups (the device's compute units, each holding as many
 // work-groups as 2048 work-items allow), and the longest of its loops (an attribute the launch does not
 // follow: a GEMM's depth) at least 32 iterations (of the variant's largest tile, where its plan has
-// tiles), as far as 256 MiB of tensors, the device's memory and the check's budget allow. GEMMs and
+// tiles), as far as 64 MiB of tensors, the device's memory and the check's budget allow. GEMMs and
 // convolutions are checked on a sample of their outputs (check/sampling.hpp); on a GPU every case is
 // replayed (two launches, their bits compared).
 #include <string>

@@ -33,14 +33,13 @@ bool driver_caches_builds(const DeviceInfo& device) {
   return !(env && std::string(env) == "0");
 }
 
-namespace {
-
-// The cache file starts with the whole key, so that a hash collision is detected rather than trusted.
 uint64_t fnv1a(const std::string& s) {
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
   return h;
 }
+
+namespace {
 
 std::string read_text(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -241,6 +240,11 @@ std::string Runtime::feature_defines() const {
   return defines;
 }
 
+std::string Runtime::build_key(const std::string& source, const std::string& options) const {
+  return "plumbline program cache v1\n" + device_.platform_name + "\n" + device_.platform_version + "\n" + device_.name + "\n" +
+         device_.driver_version + "\n" + options + "\n" + source;
+}
+
 BuiltProgram Runtime::build(const std::string& source, const std::string& given_options, const std::string& what) {
   // Every program sees the device's features as defines (FEATURE_NVIDIA_SM80=1, ...): storage.h picks an
   // instruction the device has where portable code would do the same in several (docs/kernel-abi.md).
@@ -252,8 +256,7 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
       throw Error("building " + what + " with " + given_options + ": " + e.what());
     }
   }();
-  const std::string key = "plumbline program cache v1\n" + device_.platform_name + "\n" + device_.platform_version +
-                          "\n" + device_.name + "\n" + device_.driver_version + "\n" + options + "\n" + source;
+  const std::string key = build_key(source, options);
   const std::string dir = driver_caches_builds(device_) ? "" : cache_dir();
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(key)));
@@ -275,7 +278,7 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
         std::vector<unsigned char> binary(file.begin() + static_cast<long>(key.size()) + 1, file.end());
         cl::Program p(context_, {device_.device}, cl::Program::Binaries{binary});
         p.build({device_.device}, options.c_str());
-        return {p, true, log_of(p)};
+        return {p, true, fnv1a(key), log_of(p)};
       }
     } catch (const cl::Error&) {
       // A stale or foreign binary: fall through to a source build, which replaces it.
@@ -319,7 +322,7 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
       // The cache is an optimization: an unwritable cache folder costs a rebuild next time, nothing else.
     }
   }
-  return {program, false, log_of(program)};
+  return {program, false, fnv1a(key), log_of(program)};
 }
 
 namespace {
@@ -359,19 +362,36 @@ std::string inline_includes(const std::string& source, const std::string& path, 
 
 }  // namespace
 
-BuiltProgram Runtime::build_file(const std::string& file, const std::string& options) {
+std::string Runtime::source_path(const std::string& file) const {
   const bool as_is = !file.empty() && (file[0] == '/' || file.rfind("./", 0) == 0 || file.rfind("../", 0) == 0);
   const std::string path = as_is ? file : kernel_dir() + "/" + file;
   if (!fs::exists(path))
     throw Error("kernel source " + path + " not found" + (as_is ? "" : " (set PLUMBLINE_KERNEL_DIR to the folder of the .cl files)"));
+  return path;
+}
+
+BuiltProgram Runtime::build_file(const std::string& file, const std::string& options) {
+  const std::string path = source_path(file);
   return build(inline_includes(read_text(path), path), options, path);
 }
 
 const cl::Program& Runtime::program(const std::string& file, const std::string& options) {
   const std::string key = file + "\n" + options + optimization_option();
   auto it = programs_.find(key);
-  if (it == programs_.end()) it = programs_.emplace(key, build_file(file, options).program).first;
+  if (it == programs_.end()) {
+    BuiltProgram built = build_file(file, options);
+    identities_[key] = built.identity;
+    it = programs_.emplace(key, built.program).first;
+  }
   return it->second;
+}
+
+uint64_t Runtime::program_identity(const std::string& file, const std::string& options) {
+  const std::string key = file + "\n" + options + optimization_option();
+  if (auto it = identities_.find(key); it != identities_.end()) return it->second;
+  // Without building it: what build() would hash (the device's feature defines and optimization included).
+  const std::string path = source_path(file);
+  return identities_[key] = fnv1a(build_key(inline_includes(read_text(path), path), options + build_options_ + optimization_option()));
 }
 
 GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements, DType dtype) {

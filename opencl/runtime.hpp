@@ -22,6 +22,9 @@ using plans::kernel_dir;
 // Folder of cached program binaries: PLUMBLINE_CACHE_DIR ("off" disables the cache), else
 // $XDG_CACHE_HOME/plumbline, else ~/.cache/plumbline.
 std::string cache_dir();
+// A 64-bit FNV-1a hash: the name of a cache entry (each entry keeps its whole key, so that a collision
+// is detected rather than trusted).
+uint64_t fnv1a(const std::string& s);
 // Whether the device's driver keeps its own cache of built programs, so that plumbline keeps none there:
 // PoCL's kernel cache (program bitcode and each kernel's compiled work-group function, keyed by source
 // and options; on unless POCL_KERNEL_CACHE=0). Reading a PoCL program's binary compiles every kernel in
@@ -57,6 +60,7 @@ class SimulatorCannotRun : public Error {
 struct BuiltProgram {
   cl::Program program;
   bool from_cache = false;
+  uint64_t identity = 0;  // a hash of what it was built from: device, driver, options, full source text
   std::string log;  // the compiler's messages, also on success (warnings)
 };
 
@@ -94,8 +98,16 @@ class Runtime {
   // Builds kernel_dir()/file (an absolute or ./ path is taken as is). Lines `#include "NAME"` are
   // replaced by kernel_dir()/NAME before the build, so that the cache key covers every line compiled.
   BuiltProgram build_file(const std::string& file, const std::string& options = "");
+  // The path of a kernel source: as given when absolute or ./-relative, else under kernel_dir().
+  std::string source_path(const std::string& file) const;
+  // What a build's identity and binary cache entry are keyed by: the device, its driver, the options
+  // and the full source text.
+  std::string build_key(const std::string& source, const std::string& options) const;
   // build_file's program, built once for this runtime (then kept): what a plan's steps run.
   const cl::Program& program(const std::string& file, const std::string& options);
+  // The identity (BuiltProgram::identity) of program(file, options), without building it: equal
+  // identities run the same code on the same device.
+  uint64_t program_identity(const std::string& file, const std::string& options);
 
   // A buffer of `elements` values of a storage format with guard zones on both sides; Error when the
   // device cannot hold it.
@@ -122,6 +134,7 @@ class Runtime {
   // A simulator's detection of uninitialized values (Oclgrind's slowest detector: it quarters the speed
   // of the rest): on by default; switching recreates the context, and its programs are built again.
   void detect_uninitialized(bool on);
+  bool detecting_uninitialized() const { return simulated_ && detect_uninitialized_; }
   // Where a buffer lies in the simulator's global memory (the addresses its reports name), asked of it
   // by a launch of a probe kernel.
   uint64_t simulated_address(const cl::Buffer& buffer);
@@ -148,6 +161,7 @@ class Runtime {
   cl::CommandQueue queue_;
   double watchdog_seconds_ = 120;
   std::map<std::string, cl::Program> programs_;  // program(): by file and options
+  std::map<std::string, uint64_t> identities_;   // their identities, by the same key
 };
 
 // A plan's register cap on NVIDIA: the define MAX_REGISTERS=N (docs/kernel-abi.md) in a program's build
