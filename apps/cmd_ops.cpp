@@ -28,11 +28,24 @@ nlohmann::json variants_json(const std::string& op) {
       for (const auto& a : st.args) args.push_back(a.text);
       for (const auto& e : st.global) global.push_back(e.text());
       for (const auto& e : st.local) local.push_back(e.text());
-      steps.push_back({{"entry", st.entry}, {"when", st.when.empty() ? "" : st.when.text()}, {"args", args}, {"global", global}, {"local", local}});
+      nlohmann::json defines = nlohmann::json::array(), handoffs = nlohmann::json::array();
+      for (const auto& [name, value] : st.defines) defines.push_back(name + "=" + value);
+      for (const auto& h : st.handoffs) handoffs.push_back({{"buffer", h.buffer}, {"why", h.reason}});
+      steps.push_back({{"entry", st.entry}, {"when", st.when.empty() ? "" : st.when.text()}, {"args", args}, {"global", global}, {"local", local},
+                       {"defines", defines}, {"handoffs", handoffs}});
     }
+    nlohmann::json tune = nlohmann::json::array(), require = nlohmann::json::array(), classes = nlohmann::json::array(),
+                   lets = nlohmann::json::array(), scratch = nlohmann::json::array();
+    for (const auto& [name, values] : v.tunables) tune.push_back({{"define", name}, {"values", values}});
+    for (const auto& r : v.requires_) require.push_back(r.text());
+    for (const auto& c : v.classes) classes.push_back({{"name", c.name}, {"when", c.when.empty() ? "" : c.when.text()}});
+    for (const auto& l : v.lets) lets.push_back({{"name", l.name}, {"value", l.value.text()}});
+    for (const auto& sc : v.scratch)
+      scratch.push_back({{"name", sc.name}, {"size", sc.floats.text()}, {"kind", sc.counters ? "counters" : sc.stored ? "stored" : "scratch"}});
     out.push_back({{"name", v.name}, {"when", v.when.empty() ? "" : v.when.text()}, {"prefer", v.prefer.empty() ? "" : v.prefer.text()},
-                   {"file", v.file}, {"plan", v.where.str()},
-                   {"defines", v.build_options()}, {"dtypes", plans::dtypes_of(v)}, {"devices", v.devices}, {"needs", v.needs}, {"steps", steps}});
+                   {"file", v.file}, {"plan", v.where.str()}, {"defines", v.build_options()}, {"dtypes", plans::dtypes_of(v)},
+                   {"devices", v.devices}, {"needs", v.needs}, {"nondeterministic", v.nondeterministic}, {"tune", tune},
+                   {"require", require}, {"classes", classes}, {"lets", lets}, {"scratch", scratch}, {"steps", steps}});
   }
   return out;
 }

@@ -76,23 +76,45 @@ class PlanParser {
       const size_t sp = l.find_first_of(" \t");
       const std::string key = l.substr(0, sp), rest = sp == std::string::npos ? "" : trim(l.substr(sp));
       try {
+        if (recording_ && key != "op" && key != "variant" && key != "block" && key != "include") {
+          blocks_.at(*recording_).lines.push_back({key, rest, here()});
+          continue;
+        }
         keyword(key, rest);
       } catch (const Error& e) {
         throw Error(here().str() + ": " + e.what());
       }
     }
     finish_variant();
+    for (const auto& [name, b] : blocks_)
+      if (!b.used) throw Error(b.where.str() + ": block " + name + " is used by no variant ('use " + name + "')");
     if (variants_.empty()) throw Error(path_ + ": no variants (a plan starts with 'op NAME', then 'variant NAME')");
     return std::move(variants_);
   }
 
  private:
-  Where here() const { return {path_, line_}; }
+  Where here() const { return {from_block_ ? block_path_ : path_, line_}; }
 
   void keyword(const std::string& key, const std::string& rest) {
     auto need = [&](const char* what) {
       if (rest.empty()) throw Error("'" + key + "' needs " + what);
     };
+    if (key == "block") {  // lines that variants take with `use NAME`, until the next op, variant, block or include
+      need("a name");
+      if (!is_identifier(rest)) throw Error("block name '" + rest + "' must be a name (letters, digits, _)");
+      finish_variant();
+      if (auto it = blocks_.find(rest); it != blocks_.end()) throw Error("block " + rest + " is defined twice (first at " + it->second.where.str() + ")");
+      blocks_[rest].where = here();
+      recording_ = rest;
+      return;
+    }
+    recording_.reset();
+    if (key == "include") {  // another file's blocks
+      need("a plan file of blocks");
+      finish_variant();
+      include_blocks(rest);
+      return;
+    }
     if (key == "op") {
       need("an operator's name");
       finish_variant();
@@ -121,10 +143,45 @@ class PlanParser {
     auto variant_level = [&] {
       if (step) throw Error("'" + key + "' belongs to the variant: put it before the first 'step'");
     };
+    if (key == "use") {
+      need("a block's name");
+      variant_level();
+      auto it = blocks_.find(rest);
+      if (it == blocks_.end()) {
+        std::string known;
+        for (const auto& [name, b] : blocks_) known += (known.empty() ? "" : ", ") + name;
+        throw Error("no block named '" + rest + "' before this line" + (known.empty() ? "" : " (blocks: " + known + ")"));
+      }
+      Block& b = it->second;
+      b.used = true;
+      const int use_line = line_;
+      for (const auto& l : b.lines) {
+        from_block_ = rest;
+        block_path_ = l.where.file;
+        line_ = l.where.line;
+        try {
+          keyword(l.key, l.rest);
+        } catch (const Error& e) {
+          from_block_.reset();
+          line_ = use_line;
+          throw Error("block " + rest + ", " + l.where.str() + ": " + e.what());
+        }
+      }
+      from_block_.reset();
+      line_ = use_line;
+      return;
+    }
+    // A line that restates its block's is an error; one that differs overrides it (once).
+    auto restated = [&](const std::string& what, bool same) {
+      if (same) throw Error(what + " restates its block's line: leave it out");
+    };
     if (key == "file") {
       need("a .cl file");
       variant_level();
-      v.file = file_dir_.empty() || fs::path(rest).is_absolute() ? rest : (fs::path(file_dir_) / rest).string();
+      const std::string file = file_dir_.empty() || fs::path(rest).is_absolute() ? rest : (fs::path(file_dir_) / rest).string();
+      if (!from_block_ && taken_.erase("file")) restated("file " + rest, file == v.file);
+      if (from_block_) taken_.insert("file");
+      v.file = file;
     } else if (key == "define") {
       need("NAME=VALUE");
       auto& defines = step ? step->defines : v.defines;  // after a step: that step's own
@@ -137,8 +194,14 @@ class PlanParser {
         const std::string name = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
         if (eq == std::string::npos || !is_identifier(name) || value.empty())
           throw Error("define '" + item + "' must be NAME=VALUE");
-        if (std::any_of(defines.begin(), defines.end(), [&](const auto& d) { return d.first == name; }))
-          throw Error("define " + name + " is given twice" + std::string(step ? " in step " + step->entry : ""));
+        auto have = std::find_if(defines.begin(), defines.end(), [&](const auto& d) { return d.first == name; });
+        if (have != defines.end() && !step && !from_block_ && taken_.erase("define " + name)) {
+          restated("define " + item, have->second == value);
+          have->second = value;  // in the block's place: the defines keep their order
+          continue;
+        }
+        if (have != defines.end()) throw Error("define " + name + " is given twice" + std::string(step ? " in step " + step->entry : ""));
+        if (from_block_ && !step) taken_.insert("define " + name);
         defines.emplace_back(name, value);
       }
     } else if (key == "when") {
@@ -174,8 +237,14 @@ class PlanParser {
     } else if (key == "dtypes") {
       need("storage formats (f32 f16 bf16)");
       variant_level();
-      if (!v.dtypes.empty()) throw Error("a second 'dtypes' line");
-      v.dtypes = parse_dtypes(rest, v.op);
+      const std::vector<std::string> dtypes = parse_dtypes(rest, v.op);
+      if (!from_block_ && taken_.erase("dtypes")) {
+        restated("dtypes " + rest, dtypes == v.dtypes);
+      } else if (!v.dtypes.empty()) {
+        throw Error("a second 'dtypes' line");
+      }
+      if (from_block_) taken_.insert("dtypes");
+      v.dtypes = dtypes;
     } else if (key == "devices") {
       need("device types (cpu gpu accelerator)");
       variant_level();
@@ -191,7 +260,17 @@ class PlanParser {
       const std::string known = join(std::set<std::string>(kDeviceFeatures.begin(), kDeviceFeatures.end()));
       need(("device features (" + known + ")").c_str());
       variant_level();
-      if (!v.needs.empty()) throw Error("a second 'needs' line");
+      if (!from_block_ && taken_.erase("needs")) {
+        const std::vector<std::string> before = std::move(v.needs);
+        v.needs.clear();
+        std::istringstream again(rest);
+        for (std::string f; again >> f;) v.needs.push_back(f);
+        restated("needs " + rest, v.needs == before);
+        v.needs.clear();
+      } else if (!v.needs.empty()) {
+        throw Error("a second 'needs' line");
+      }
+      if (from_block_) taken_.insert("needs");
       std::istringstream ss(rest);
       std::string feature;
       while (ss >> feature) {
@@ -214,24 +293,37 @@ class PlanParser {
           if (x.empty()) throw Error("tune '" + item + "': an empty value");
           values.push_back(x);
         }
-        for (const auto& t : v.tunables)
-          if (t.first == name) throw Error("tune " + name + " is given twice");
+        auto have = std::find_if(v.tunables.begin(), v.tunables.end(), [&](const auto& t) { return t.first == name; });
+        if (have != v.tunables.end() && !from_block_ && taken_.erase("tune " + name)) {
+          restated("tune " + item, have->second == values);
+          have->second = values;
+          continue;
+        }
+        if (have != v.tunables.end()) throw Error("tune " + name + " is given twice");
+        if (from_block_) taken_.insert("tune " + name);
         v.tunables.emplace_back(name, values);
       }
     } else if (key == "require") {
       need("a condition on the defines");
       variant_level();
-      v.requires_.push_back(Expr::parse(rest));
-      require_lines_.push_back(line_);
+      Expr e = Expr::parse(rest);
+      if (!from_block_)
+        for (size_t i = 0; i < v.requires_.size(); ++i)
+          if (require_from_block_.count(i)) restated("require " + rest, v.requires_[i].text() == e.text());
+      if (from_block_) require_from_block_.insert(v.requires_.size());
+      v.requires_.push_back(std::move(e));
+      require_lines_.push_back(at_line());
     } else if (key == "class") {
       need("NAME [when CONDITION]");
       variant_level();
+      if (!from_block_ && taken_.count("classes")) throw Error("class " + rest + ": this variant's classes come from its block (a variant takes a block's classes or states all its own)");
+      if (from_block_) taken_.insert("classes");
       const size_t w = rest.find(" when ");
       ShapeClass c{trim(rest.substr(0, w)), w == std::string::npos ? Expr() : Expr::parse(rest.substr(w + 6))};
       if (!is_identifier(c.name)) throw Error("class name '" + c.name + "' must be a name");
       if (!v.classes.empty() && v.classes.back().when.empty()) throw Error("class " + c.name + " follows a class without a condition, which takes every problem");
       v.classes.push_back(std::move(c));
-      class_lines_.push_back(line_);
+      class_lines_.push_back(at_line());
     } else if (key == "nondeterministic") {
       need("the reason two launches on the same inputs may differ (float atomics, say)");
       variant_level();
@@ -269,7 +361,7 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
+      throw Error("unknown keyword '" + key + "' (known: op, variant, block, use, include, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
     }
   }
 
@@ -303,10 +395,13 @@ class PlanParser {
 
   // Checks the complete variant against its operator: every name resolves, every step is whole.
   void finish_variant() {
+    taken_.clear();
+    require_from_block_.clear();
     if (!current_) return;
     Variant v = std::move(*current_);
     current_.reset();
     auto at = [&](int line) { return Where{path_, line}.str() + ": "; };
+    auto at_where = [&](const Where& w) { return w.str() + ": "; };
     if (v.steps.empty()) throw Error(v.where.str() + ": variant " + v.id() + " has no steps");
     const OpSpec& spec = Registry::get().find(v.op);
     std::set<std::string> attrs, integer_defines, other_defines, scratch;
@@ -352,14 +447,14 @@ class PlanParser {
           throw Error(v.where.str() + ": tune " + name + "=" + x + ": the default " + *d + " and this value are not both integers");
     }
     for (size_t i = 0; i < v.requires_.size(); ++i) {
-      const std::string where = at(require_lines_[i]);
+      const std::string where = at_where(require_lines_[i]);
       for (const auto& n : v.requires_[i].names())
         if (!integer_defines.count(n)) throw Error(where + "require '" + v.requires_[i].text() + "': '" + n + "' is not an integer define (a requirement is on the defines alone)");
     }
     require_lines_.clear();
     if (const std::string unmet = v.unmet_requirement(); !unmet.empty()) throw Error(v.where.str() + ": the defaults break a requirement: " + unmet);
     for (size_t i = 0; i < v.classes.size(); ++i)
-      if (!v.classes[i].when.empty()) check_expr(v.classes[i].when, at(class_lines_[i]));
+      if (!v.classes[i].when.empty()) check_expr(v.classes[i].when, at_where(class_lines_[i]));
     class_lines_.clear();
     for (const auto& s : v.scratch) check_expr(s.floats, s.where.str() + ": ");
     for (auto& step : v.steps) {
@@ -431,7 +526,53 @@ class PlanParser {
   int line_ = 0;
   std::optional<Variant> current_;
   std::vector<Variant> variants_;
-  std::vector<int> require_lines_, class_lines_;  // of the variant being read
+  std::vector<Where> require_lines_, class_lines_;  // of the variant being read
+  // Blocks: lines that variants take with `use NAME` (this file's, and those of included files).
+  struct BlockLine {
+    std::string key, rest;
+    Where where;
+  };
+  struct Block {
+    Where where;
+    std::vector<BlockLine> lines;
+    bool used = false;
+  };
+  std::map<std::string, Block> blocks_;
+  std::optional<std::string> recording_;   // the block whose lines are being read
+  std::optional<std::string> from_block_;  // the block whose lines a `use` is replaying
+  std::string block_path_;                 // the file of the block line being replayed (an included one's)
+  std::set<std::string> taken_;            // of the variant being read: what its blocks gave ("define MWG", "classes", ...)
+  std::set<size_t> require_from_block_;    // its requirements that came from a block
+
+  // The line being read, in its own file (a block's line: where the block stands).
+  Where at_line() const { return here(); }
+
+  // Reads the blocks of a plan file of blocks only (relative to this plan's folder).
+  void include_blocks(const std::string& file) {
+    const fs::path p = fs::path(file).is_absolute() ? fs::path(file) : fs::path(path_).parent_path() / file;
+    std::ifstream in(p);
+    if (!in) throw Error("cannot read the included plan file '" + p.string() + "'");
+    std::string raw, name;
+    for (int n = 1; std::getline(in, raw); ++n) {
+      const size_t hash = raw.find('#');
+      const std::string l = trim(hash == std::string::npos ? raw : raw.substr(0, hash));
+      if (l.empty()) continue;
+      const size_t sp = l.find_first_of(" \t");
+      const std::string key = l.substr(0, sp), rest = sp == std::string::npos ? "" : trim(l.substr(sp));
+      const Where w{p.string(), n};
+      if (key == "block") {
+        if (!is_identifier(rest)) throw Error(w.str() + ": block name '" + rest + "' must be a name");
+        if (auto it = blocks_.find(rest); it != blocks_.end()) throw Error(w.str() + ": block " + rest + " is defined twice (first at " + it->second.where.str() + ")");
+        blocks_[rest].where = w;
+        blocks_[rest].used = true;  // an included file serves several plans: a block one of them does not use is no fault
+        name = rest;
+      } else if (key == "op" || key == "variant" || key == "include" || name.empty()) {
+        throw Error(w.str() + ": an included plan file holds blocks only ('block NAME' and its lines)");
+      } else {
+        blocks_[name].lines.push_back({key, rest, w});
+      }
+    }
+  }
 };
 
 // Wraps an evaluation error with the plan line and the problem.

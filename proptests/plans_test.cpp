@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -159,7 +161,7 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, "
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, block, use, include, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, "
             "scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
@@ -459,4 +461,65 @@ TEST(OurTuning, EveryEntryServesTheProblemsItWasTunedOn) {
     EXPECT_GT(in_class, 0) << e.where.str() << ": class " << e.shape_class << " holds none of the problems it was tuned on";
   }
   EXPECT_GT(checked, 50);
+}
+
+// ---- blocks: lines stated once ------------------------------------------------------------------
+
+namespace {
+
+// What a variant resolves to, as the launches see it.
+std::string resolved(const Variant& v) {
+  std::string s = v.id() + " " + v.file + " " + v.build_options() + " needs";
+  for (const auto& n : v.needs) s += " " + n;
+  for (const auto& [name, values] : v.tunables) {
+    s += " tune " + name + "=";
+    for (const auto& x : values) s += x + ",";
+  }
+  for (const auto& r : v.requires_) s += " require " + r.text();
+  for (const auto& c : v.classes) s += " class " + c.name + ":" + (c.when.empty() ? "" : c.when.text());
+  for (const auto& d : v.dtypes) s += " " + d;
+  return s;
+}
+
+}  // namespace
+
+TEST(PlanBlocks, AVariantThatUsesABlockIsTheVariantWrittenOut) {
+  const std::string full =
+      "op matmul\nvariant a\n  define TS=16 WPT=4\n  tune TS=8,16,32\n  require TS % WPT == 0\n  class small when m < 64\n  class large\n"
+      "  step s\n    args a, b, y\n    global n\n"
+      "variant b\n  define TS=32 WPT=4 EXTRA=1\n  tune TS=8,16,32\n  require TS % WPT == 0\n  require TS >= 8\n  class small when m < 64\n  class large\n"
+      "  step s\n    args a, b, y\n    global n\n";
+  const std::string blocks =
+      "block tiles  # the shared lines\n  define TS=16 WPT=4\n  tune TS=8,16,32\n  require TS % WPT == 0\n  class small when m < 64\n  class large\n"
+      "op matmul\nvariant a\n  use tiles\n  step s\n    args a, b, y\n    global n\n"
+      "variant b\n  use tiles\n  define TS=32 EXTRA=1\n  require TS >= 8\n  step s\n    args a, b, y\n    global n\n";
+  const auto a = parse_plan(full, "t.plan"), b = parse_plan(blocks, "t.plan");
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(resolved(a[i]), resolved(b[i]));
+}
+
+TEST(PlanBlocks, RestatingABlocksLineUnknownOrUnusedBlocksAndMixedClassesAreErrors) {
+  const std::string block = "block tiles\n  define TS=16\n  require TS >= 8\n  class large\nop matmul\n";
+  const std::string step = "  step s\n    args a, b, y\n    global n\n";
+  EXPECT_EQ(plan_error(block + "variant v\n  use tiles\n  define TS=16\n" + step),
+            "t.plan:8: define TS=16 restates its block's line: leave it out");
+  EXPECT_EQ(plan_error(block + "variant v\n  use tiles\n  require TS >= 8\n" + step),
+            "t.plan:8: require TS >= 8 restates its block's line: leave it out");
+  EXPECT_EQ(plan_error(block + "variant v\n  use tile\n" + step), "t.plan:7: no block named 'tile' before this line (blocks: tiles)");
+  EXPECT_EQ(plan_error(block + "variant v\n  define TS=16\n" + step), "t.plan:1: block tiles is used by no variant ('use tiles')");
+  EXPECT_EQ(plan_error(block + "variant v\n  use tiles\n  class small when m < 8\n" + step),
+            "t.plan:8: class small when m < 8: this variant's classes come from its block (a variant takes a block's classes or states all its own)");
+  EXPECT_EQ(plan_error("block tiles\n  define TS=x y\nop matmul\nvariant v\n  use tiles\n" + step),
+            "t.plan:5: block tiles, t.plan:2: define 'y' must be NAME=VALUE");
+}
+
+// Our plans state the GEMM cores' constraints once (opencl/kernels/gemm_cores.blocks): the 48 KiB
+// limit of the tensor-core slabs stands in one place.
+TEST(PlanBlocks, OurPlansStateTheCoresLimitsOnce) {
+  int stated = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kernel_dir())) {
+    std::ifstream f(e.path());
+    for (std::string line; std::getline(f, line);) stated += line.find("* 2 <= 49152") != std::string::npos;
+  }
+  EXPECT_EQ(stated, 1);
 }
