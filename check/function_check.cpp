@@ -1,5 +1,7 @@
 #include "check/function_check.hpp"
 
+#include "core/registry.hpp"
+
 #include <cmath>
 
 #include "check/compare.hpp"
@@ -92,12 +94,19 @@ CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, c
 }
 
 FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cases, uint64_t seed, std::optional<Values> values,
-                             std::optional<Problem> problem) {
+                             std::optional<Problem> problem, const std::vector<std::string>& dtypes) {
+  Registry::get().find(op);  // an unknown operator: the error that lists the known ones
+  for (const auto& d : dtypes)
+    if (d != "f32" && d != "f16" && d != "bf16") throw Error("storage format '" + d + "': the formats are f32, f16 and bf16");
   FunctionCheck out;
   const GenContext ctx(kKernelCaseBudget);
   const int count = problem ? 1 : cases;
   for (int i = 0; i < count; ++i) {
-    const rc::Shrinkable<Problem> drawn = problem ? rc::shrinkable::just(*problem) : sample_problem(op, ctx, seed, i, count);
+    rc::Shrinkable<Problem> drawn = problem ? rc::shrinkable::just(*problem) : sample_problem(op, ctx, seed, i, count);
+    if (!problem && !dtypes.empty()) {
+      const std::string d = dtypes[static_cast<size_t>(i / 4) % dtypes.size()];
+      drawn = rc::shrinkable::map(std::move(drawn), [d](const Problem& p) { return p.has("dtype") ? p.with("dtype", d) : p; });
+    }
     const Values v = values.value_or(values_for_case(i));
     const uint64_t case_seed = problem ? seed : seed + static_cast<uint64_t>(i);
     const CaseResult r = check_function_case(drawn.value(), v, case_seed, fn);

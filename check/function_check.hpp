@@ -78,9 +78,11 @@ struct FunctionCheck {
 };
 
 // Cases 0..cases-1 drawn as `plumbline check` draws them (sizes sweeping from small to large, value
-// distributions in turn, seed + i per case), or the one `problem`; `values` fixes the distribution.
-// Stops at the first failure and shrinks it.
+// distributions in turn, seed + i per case), or the one `problem`; `values` fixes the distribution;
+// `dtypes` (f32, f16, bf16) the storage formats, four cases each in turn (default: as drawn, every
+// format the operator takes). Stops at the first failure and shrinks it. Error for an unknown operator
+// or format.
 FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cases, uint64_t seed, std::optional<Values> values = std::nullopt,
-                             std::optional<Problem> problem = std::nullopt);
+                             std::optional<Problem> problem = std::nullopt, const std::vector<std::string>& dtypes = {});
 
 }  // namespace plumbline

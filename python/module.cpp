@@ -154,10 +154,18 @@ PYBIND11_MODULE(_plumbline, m) {
   m.def(
       "check",
       [](const std::string& op, const py::function& fn, int cases, uint64_t seed, std::optional<std::string> values,
-         std::optional<std::string> problem) {
+         std::optional<std::string> problem, std::vector<std::string> dtypes) {
         const OutputsFn call = [&fn](const Problem& p, const std::vector<TensorF>& in) {
           const Signature sig = signature_of(p);
-          const py::object out = fn(p.line(), named(sig.inputs, in));
+          py::object out;
+          try {
+            out = fn(p.line(), named(sig.inputs, in));
+          } catch (py::error_already_set& e) {
+            // An exception of the function's is its failure on this case (shrunk, with the repro);
+            // KeyboardInterrupt and SystemExit are not Exceptions and end the check.
+            if (!e.matches(PyExc_Exception)) throw;
+            throw Error(std::string("the function raised ") + e.what());
+          }
           return unnamed<float>(sig.outputs, out, "the function's result");
         };
         std::optional<Values> v;
@@ -165,7 +173,7 @@ PYBIND11_MODULE(_plumbline, m) {
         std::optional<Problem> one;
         if (problem) one = problem_of(*problem);
         if (one && one->op() != op) throw Error("problem '" + *problem + "' is not a problem of " + op);
-        const FunctionCheck r = check_function(op, call, cases, seed, v, one);
+        const FunctionCheck r = check_function(op, call, cases, seed, v, one, dtypes);
         py::dict d;
         d["passed"] = r.passed;
         d["cases"] = r.cases;
@@ -177,7 +185,8 @@ PYBIND11_MODULE(_plumbline, m) {
         return d;
       },
       py::arg("op"), py::arg("fn"), py::arg("cases") = 100, py::arg("seed") = 1, py::arg("values") = py::none(),
-      py::arg("problem") = py::none(), "Checks fn(problem_line, inputs) against the reference; a dict of the result.");
+      py::arg("problem") = py::none(), py::arg("dtypes") = std::vector<std::string>{},
+      "Checks fn(problem_line, inputs) against the reference; a dict of the result.");
   m.def(
       "gradcheck",
       [](const std::string& line, std::optional<py::function> backward, uint64_t seed) {

@@ -8,7 +8,11 @@ references, with the same problems, inputs, error bounds, shrinking and repro li
         x = inputs["x"].astype(np.float64)
         e = np.exp(x - x.max(axis=-1, keepdims=True))
         return (e / e.sum(axis=-1, keepdims=True)).astype(np.float32)
-    plumbline.check("softmax", softmax, cases=50)   # raises plumbline.CheckFailure with a repro
+    plumbline.check("softmax", softmax, cases=50, dtypes=["f32"])   # raises plumbline.CheckFailure with a repro
+
+Without dtypes=, the problems come in every storage format the operator takes (f32, f16 and bf16 in
+turn, as `plumbline check` draws them): inputs then hold values of that format, and a result is
+judged as the format stores it.
 """
 from ._plumbline import Error, attributes, canonical, operators, signature
 from ._plumbline import check as _check
@@ -69,15 +73,17 @@ class CheckFailure(AssertionError):
         self.repro = repro
 
 
-def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, name=None):
+def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, name=None, dtypes=None):
     """Checks fn(problem, inputs) -> outputs against the reference of `op` on `cases` random problems
     (or the one `problem`, a line or a dict of attributes). fn gets a Problem (its attributes by name,
     `.line`) and a dict of float32 arrays by name, and returns the outputs as an array (one output), a
     list in order, or a dict by name. `values`: integers, uniform, normal, edge or sparse (default: the
-    first four in turn). `device` names where fn computes (e.g. "cuda:0"), for the messages: fn moves the data itself.
+    first four in turn). `dtypes`: the storage formats to draw, e.g. ["f32"] (default: f32, f16 and bf16
+    in turn, four cases each). `device` names where fn computes (e.g. "cuda:0"), for the messages: fn
+    moves the data itself. An exception that fn raises fails its case (shrunk, with the repro).
     Returns a dict (passed, cases, worst_ratio); raises CheckFailure with the shrunk problem and a repro."""
     line = _line(op, problem) if problem is not None else None
-    r = _check(op, lambda p, i: fn(Problem(p), i), cases=cases, seed=seed, values=values, problem=line)
+    r = _check(op, lambda p, i: fn(Problem(p), i), cases=cases, seed=seed, values=values, problem=line, dtypes=list(dtypes or []))
     r["device"] = device
     if r["passed"]:
         return r
@@ -101,6 +107,6 @@ def gradcheck(problem, backward=None, seed=1):
     r = _gradcheck(problem, backward, seed)
     if not r["passed"]:
         failure = {"problem": canonical(problem), "values": "gradcheck", "seed": seed, "verdict": "gradient"}
-        repro = 'plumbline.gradcheck("%s", %s, seed=%d)' % (canonical(problem), "backward" if backward else "None", seed)
+        repro = 'plumbline.gradcheck("%s", %s, seed=%d)' % (canonical(problem), getattr(backward, "__name__", "backward") if backward else "None", seed)
         raise CheckFailure("FAIL %s: %s\n  repro:   %s" % (canonical(problem), r["summary"], repro), failure, repro)
     return r

@@ -74,6 +74,43 @@ class Check(unittest.TestCase):
             plumbline.reference("softmax:m=2,n=3", {"x": np.zeros((3, 2))})
 
 
+class Formats(unittest.TestCase):
+    def test_dtypes_chooses_the_storage_formats_drawn(self):
+        seen = set()
+
+        def record(problem, inputs):
+            seen.add(problem.get("dtype", "f32"))
+            return softmax(problem, inputs)
+
+        self.assertTrue(plumbline.check("softmax", record, cases=24, values="normal", dtypes=["f32"])["passed"])
+        self.assertEqual(seen, {"f32"})
+        seen.clear()
+        plumbline.check("softmax", record, cases=24, values="normal", dtypes=["f32", "bf16"])
+        self.assertEqual(seen, {"f32", "bf16"})
+        with self.assertRaises(plumbline.Error) as caught:
+            plumbline.check("softmax", softmax, cases=1, dtypes=["f64"])
+        self.assertIn("storage format 'f64': the formats are f32, f16 and bf16", str(caught.exception))
+
+    def test_an_unknown_operator_is_called_unknown(self):
+        with self.assertRaises(plumbline.Error) as caught:
+            plumbline.check("softmx", softmax, cases=1)
+        self.assertIn("unknown operator 'softmx'", str(caught.exception))
+
+    def test_an_exception_of_the_function_fails_its_case_with_the_problem_and_a_repro(self):
+        def raises_on_wide_rows(problem, inputs):
+            if problem["n"] > 4:
+                raise ValueError("rows wider than 4 are not supported")
+            return softmax(problem, inputs)
+
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check("softmax", raises_on_wide_rows, cases=40, dtypes=["f32"])
+        e = caught.exception
+        self.assertEqual(e.verdict, "bad-output")
+        self.assertIn("the function raised ValueError: rows wider than 4 are not supported", str(e))
+        self.assertEqual(plumbline.attributes(e.problem)["n"], 5, "shrunk to the narrowest row that raises: " + e.problem)
+        self.assertIn('repro:   plumbline.check("softmax", raises_on_wide_rows, problem="%s"' % e.problem, str(e))
+
+
 class Data(unittest.TestCase):
     def test_problems_and_inputs_are_reproducible(self):
         self.assertEqual(plumbline.problems("matmul", 5, seed=3), plumbline.problems("matmul", 5, seed=3))
@@ -130,7 +167,7 @@ class Gradcheck(unittest.TestCase):
 
         with self.assertRaises(plumbline.CheckFailure) as caught:
             plumbline.gradcheck("softmax_bwd:m=3,n=5", no_dot)
-        self.assertIn("repro:", str(caught.exception))
+        self.assertIn('repro:   plumbline.gradcheck("softmax_bwd:m=3,n=5", no_dot, seed=1)', str(caught.exception))
 
 
 @unittest.skipUnless(__import__("importlib").util.find_spec("torch"), "PyTorch (python3-torch) is not installed")
