@@ -95,8 +95,9 @@ bool is_text(const fs::path& p) {
 
 }  // namespace
 
-// The tree states facts with their date and command; labels of how the work was organised ("stop 57",
-// "call 4", "run8", "issue 15") mean nothing to a reader of a clone.
+// The tree states facts with their date and command; labels of how the work was organised (the words
+// stop, call, issue or session followed by a number, or run glued to one) mean nothing to a reader of
+// a clone.
 TEST(Tree, NoLabelOfTheWorksOwnHistory) {
   static const std::regex label(R"(\b([Ss]top|[Cc]all|[Ii]ssue|[Ss]ession)s? \d+\b|\b(run|call)\d+\b|bench/results/|\.\./shared/)");
   for (const auto& p : tree_files()) {
