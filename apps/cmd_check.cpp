@@ -171,9 +171,15 @@ void run_in_process(KernelChecker& checker, const std::string& op, const OpCases
     if (const char* inject = std::getenv("PLUMBLINE_INJECT_ABORT"); inject && op == inject) std::abort();  // tests of isolation only
     if (c.detect_uninitialized) checker.runtime().detect_uninitialized(*c.detect_uninitialized);
     checker.set_reference_budget(c.sample_outputs ? std::min(o.reference_budget, kKernelCaseBudget) : o.reference_budget);
+    const auto start = std::chrono::steady_clock::now();
+    const double built_before = checker.runtime().build_seconds();
     const CaseResult r = checker.run(p, c.values, c.seed, c.variant);
-    out.add(to_json(r));
-    if (events) *events << nlohmann::json{{"event", "case"}, {"case", i}, {"result", to_json(r)}}.dump() << std::endl;
+    // Where the check's own time goes: the case's wall time, and how much of it built programs.
+    nlohmann::json result = to_json(r);
+    result["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result["build_seconds"] = checker.runtime().build_seconds() - built_before;
+    out.add(result);
+    if (events) *events << nlohmann::json{{"event", "case"}, {"case", i}, {"result", result}}.dump() << std::endl;
     if (r.passed || r.skipped) continue;
     ++out.failed;
     const std::string name = op + (variants.size() > 1 ? "/" + r.variant : "");

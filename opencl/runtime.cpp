@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -246,6 +247,12 @@ std::string Runtime::build_key(const std::string& source, const std::string& opt
 }
 
 BuiltProgram Runtime::build(const std::string& source, const std::string& given_options, const std::string& what) {
+  const auto start = std::chrono::steady_clock::now();
+  struct Timed {  // every way out of here counts
+    double& total;
+    std::chrono::steady_clock::time_point start;
+    ~Timed() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  } timed{build_seconds_, start};
   // Every program sees the device's features as defines (FEATURE_NVIDIA_SM80=1, ...): storage.h picks an
   // instruction the device has where portable code would do the same in several (docs/kernel-abi.md).
   const std::string options = given_options + build_options_ + optimization_option();

@@ -108,6 +108,9 @@ class Runtime {
   // The identity (BuiltProgram::identity) of program(file, options), without building it: equal
   // identities run the same code on the same device.
   uint64_t program_identity(const std::string& file, const std::string& options);
+  // Seconds this runtime has spent building programs (from source or a cached binary) so far: where a
+  // cold run's time goes (check --json's build_seconds).
+  double build_seconds() const { return build_seconds_; }
 
   // A buffer of `elements` values of a storage format with guard zones on both sides; Error when the
   // device cannot hold it.
@@ -160,6 +163,7 @@ class Runtime {
   cl::Context context_;
   cl::CommandQueue queue_;
   double watchdog_seconds_ = 120;
+  double build_seconds_ = 0;
   std::map<std::string, cl::Program> programs_;  // program(): by file and options
   std::map<std::string, uint64_t> identities_;   // their identities, by the same key
 };

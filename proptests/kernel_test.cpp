@@ -462,6 +462,14 @@ TEST(StressProblems, FillAnH200WithinTheirBytesAndSayWhereTheyFallShort) {
     }
     EXPECT_LE(p.i("batch"), 64) << c.variant->id() << " " << p.line();
   }
+  // The catalogue's GEMM race (a tile overwritten while slower work-items still read it) showed on an
+  // H200 at 2048 x 1024 x 2048 and not at 512^3: its stress problem reaches that size.
+  const auto race = plans::read_plan_file(std::string(PLUMBLINE_PLANTED_DIR) + "/matmul_rb_gemm_missing_second_barrier.plan", true);
+  const std::vector<KernelCase> raced = stress_cases(race, "matmul", h200, 7);
+  ASSERT_EQ(raced.size(), 1u);
+  const Problem p = raced[0].problem.value();
+  EXPECT_GE(p.i("k"), 1024) << p.line();
+  EXPECT_GE(p.i("m") * p.i("n") * std::max<int64_t>(1, p.i("batch")), 2048 * 2048) << p.line();
 }
 
 // Batch files compose (bench/batch.hpp): includes, `ops` and `dtype` expand a shape written once.
