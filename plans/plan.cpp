@@ -145,7 +145,6 @@ class PlanParser {
     };
     if (key == "use") {
       need("a block's name");
-      variant_level();
       auto it = blocks_.find(rest);
       if (it == blocks_.end()) {
         std::string known;
@@ -153,7 +152,10 @@ class PlanParser {
         throw Error("no block named '" + rest + "' before this line" + (known.empty() ? "" : " (blocks: " + known + ")"));
       }
       Block& b = it->second;
-      b.used = true;
+      if (!starts_with_steps(b)) variant_level();  // a block of steps comes among the steps
+      if (b.replaying) throw Error("block " + rest + " uses itself");
+      b.used = b.replaying = true;
+      const std::optional<std::string> outer = from_block_;  // a block's `use` of another block
       const int use_line = line_;
       for (const auto& l : b.lines) {
         from_block_ = rest;
@@ -162,12 +164,14 @@ class PlanParser {
         try {
           keyword(l.key, l.rest);
         } catch (const Error& e) {
-          from_block_.reset();
+          from_block_ = outer;
+          b.replaying = false;
           line_ = use_line;
           throw Error("block " + rest + ", " + l.where.str() + ": " + e.what());
         }
       }
-      from_block_.reset();
+      from_block_ = outer;
+      b.replaying = false;
       line_ = use_line;
       return;
     }
@@ -206,6 +210,7 @@ class PlanParser {
       }
     } else if (key == "when") {
       need("a condition");
+      if (step && paired_) throw Error("step " + step->entry + " or " + paired_->entry + " runs by its flag " + paired_->flag + ": it takes no 'when'");
       Expr& target = step ? step->when : v.when;
       if (!target.empty()) throw Error("a second 'when' for the same " + std::string(step ? "step" : "variant"));
       target = Expr::parse(rest);
@@ -336,9 +341,22 @@ class PlanParser {
       step->handoffs.push_back({rest.substr(0, sp), trim(rest.substr(sp)), here()});
     } else if (key == "step") {
       need("the kernel's entry name");
-      if (!is_identifier(rest)) throw Error("entry '" + rest + "' must be a kernel name");
+      close_paired_step(v);
+      // `step A or B if FLAG`: two steps, A where the attribute FLAG is 0 and B where it is 1, with the
+      // same lines; an argument `X if FLAG` goes to B only (conv2d's bias: an entry with it, one without).
+      std::string entry = rest;
+      if (const size_t o = rest.find(" or "); o != std::string::npos) {
+        const size_t f = rest.find(" if ", o);
+        const std::string first = trim(rest.substr(0, o)), second = trim(rest.substr(o + 4, f == std::string::npos ? std::string::npos : f - o - 4)),
+                          flag = f == std::string::npos ? "" : trim(rest.substr(f + 4));
+        if (!is_identifier(first) || !is_identifier(second) || !is_identifier(flag))
+          throw Error("'step " + rest + "': a paired step is 'step ENTRY or ENTRY_WITH if FLAG' (FLAG an attribute that is 0 or 1)");
+        entry = first;
+        paired_ = PairedStep{second, flag, {}};
+      }
+      if (!is_identifier(entry)) throw Error("entry '" + rest + "' must be a kernel name");
       Step s;
-      s.entry = rest;
+      s.entry = entry;
       s.where = here();
       v.steps.push_back(std::move(s));
     } else if (key == "args" || key == "global" || key == "local") {
@@ -347,7 +365,16 @@ class PlanParser {
         if (step->has_args) throw Error("a second 'args' line for step " + step->entry);
         step->has_args = true;
         if (!rest.empty())
-          for (const auto& a : split_top_level(rest)) step->args.push_back(parse_arg(a));
+          for (std::string a : split_top_level(rest)) {
+            if (const size_t f = a.find(" if "); f != std::string::npos) {  // an argument of a paired step's second entry only
+              const std::string flag = trim(a.substr(f + 4));
+              if (!paired_ || flag != paired_->flag)
+                throw Error("'" + a + "': 'if FLAG' marks an argument of a paired step's second entry ('step A or B if " + flag + "')");
+              paired_->only_second.insert(step->args.size());
+              a = trim(a.substr(0, f));
+            }
+            step->args.push_back(parse_arg(a));
+          }
         step->lines["args"] = line_;
         return;
       }
@@ -395,6 +422,7 @@ class PlanParser {
 
   // Checks the complete variant against its operator: every name resolves, every step is whole.
   void finish_variant() {
+    if (current_) close_paired_step(*current_);
     taken_.clear();
     require_from_block_.clear();
     if (!current_) return;
@@ -536,8 +564,38 @@ class PlanParser {
     Where where;
     std::vector<BlockLine> lines;
     bool used = false;
+    bool replaying = false;  // its lines are being read into a variant (a block that uses itself is an error)
   };
   std::map<std::string, Block> blocks_;
+  // Whether a block's lines begin with a step (its own, or that of a block it uses first).
+  bool starts_with_steps(const Block& b, int depth = 0) const {
+    if (b.lines.empty() || depth > 16) return false;
+    const BlockLine& first = b.lines.front();
+    if (first.key == "step") return true;
+    auto it = blocks_.find(first.rest);
+    return first.key == "use" && it != blocks_.end() && starts_with_steps(it->second, depth + 1);
+  }
+  // A `step A or B if FLAG` being read: its second entry, the flag, and the arguments only B takes.
+  struct PairedStep {
+    std::string entry, flag;
+    std::set<size_t> only_second;
+  };
+  std::optional<PairedStep> paired_;
+  // Once its lines are read, a paired step becomes its two steps.
+  void close_paired_step(Variant& v) {
+    if (!paired_) return;
+    Step& a = v.steps.back();
+    Step b = a;
+    b.entry = paired_->entry;
+    a.when = Expr::parse(paired_->flag + " == 0");
+    b.when = Expr::parse(paired_->flag + " == 1");
+    a.lines["when"] = b.lines["when"] = a.where.line;
+    a.args.clear();
+    for (size_t i = 0; i < b.args.size(); ++i)
+      if (!paired_->only_second.count(i)) a.args.push_back(b.args[i]);
+    paired_.reset();
+    v.steps.push_back(std::move(b));
+  }
   std::optional<std::string> recording_;   // the block whose lines are being read
   std::optional<std::string> from_block_;  // the block whose lines a `use` is replaying
   std::string block_path_;                 // the file of the block line being replayed (an included one's)

@@ -513,6 +513,44 @@ TEST(PlanBlocks, RestatingABlocksLineUnknownOrUnusedBlocksAndMixedClassesAreErro
             "t.plan:5: block tiles, t.plan:2: define 'y' must be NAME=VALUE");
 }
 
+// `step A or B if FLAG` is the two steps written out: A where FLAG is 0 with the arguments not marked
+// `if FLAG`, B where it is 1 with all of them; a block of steps stands among the steps, and blocks use
+// blocks.
+TEST(PlanBlocks, PairedStepsAndBlocksOfStepsAreTheStepsWrittenOut) {
+  const std::string full =
+      "op conv2d\nvariant v\n  step fwd\n    when bias == 0\n    args x, tensor:w, y\n    global n\n"
+      "  step fwd_bias\n    when bias == 1\n    args x, tensor:w, tensor:bias, y\n    global n\n"
+      "  step fix\n    args x, y\n    global 64\n    local 64\n";
+  const std::string paired =
+      "block fix_steps  # a block of steps\n  step fix\n    args x, y\n    global 64\n    local 64\n"
+      "block tail\n  use fix_steps\n"
+      "op conv2d\nvariant v\n  step fwd or fwd_bias if bias\n    args x, tensor:w, tensor:bias if bias, y\n    global n\n  use tail\n";
+  const auto a = parse_plan(full, "t.plan"), b = parse_plan(paired, "t.plan");
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 1u);
+  ASSERT_EQ(a[0].steps.size(), b[0].steps.size());
+  for (size_t i = 0; i < a[0].steps.size(); ++i) {
+    const Step &x = a[0].steps[i], &y = b[0].steps[i];
+    EXPECT_EQ(x.entry, y.entry);
+    EXPECT_EQ(x.when.text(), y.when.text());
+    ASSERT_EQ(x.args.size(), y.args.size()) << x.entry;
+    for (size_t j = 0; j < x.args.size(); ++j) EXPECT_EQ(x.args[j].text, y.args[j].text);
+    EXPECT_EQ(x.global.size(), y.global.size());
+    EXPECT_EQ(x.local.size(), y.local.size());
+  }
+  const std::string head = "op conv2d\nvariant v\n";
+  EXPECT_EQ(plan_error(head + "  step fwd or fwd_bias\n    args x, tensor:w, y\n    global n\n"),
+            "t.plan:3: 'step fwd or fwd_bias': a paired step is 'step ENTRY or ENTRY_WITH if FLAG' (FLAG an attribute that is 0 or 1)");
+  EXPECT_EQ(plan_error(head + "  step fwd or fwd_bias if bias\n    when n > 1\n    args x, tensor:w, y\n    global n\n"),
+            "t.plan:4: step fwd or fwd_bias runs by its flag bias: it takes no 'when'");
+  EXPECT_EQ(plan_error(head + "  step fwd\n    args x, tensor:w, tensor:bias if bias, y\n    global n\n"),
+            "t.plan:4: 'tensor:bias if bias': 'if FLAG' marks an argument of a paired step's second entry ('step A or B if bias')");
+  EXPECT_EQ(plan_error("block loop\n  use loop\nop conv2d\nvariant v\n  use loop\n  step s\n    args x, tensor:w, y\n    global n\n"),
+            "t.plan:5: block loop, t.plan:2: block loop uses itself");
+  EXPECT_EQ(plan_error("block fix\n  step fix\n    args x, y\n    global 64\nop conv2d\nvariant v\n  step s\n    args x, tensor:w, y\n    global n\n  use fix\n  dtypes f16\n"),
+            "t.plan:11: 'dtypes' belongs to the variant: put it before the first 'step'");
+}
+
 // Our plans state the GEMM cores' constraints once (opencl/kernels/gemm_cores.blocks): the 48 KiB
 // limit of the tensor-core slabs stands in one place.
 TEST(PlanBlocks, OurPlansStateTheCoresLimitsOnce) {
