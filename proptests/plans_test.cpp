@@ -551,6 +551,99 @@ TEST(PlanBlocks, PairedStepsAndBlocksOfStepsAreTheStepsWrittenOut) {
             "t.plan:11: 'dtypes' belongs to the variant: put it before the first 'step'");
 }
 
+namespace {
+
+// A kernel header's guards that cite the require lines (`#if COND` before `#error "... require line
+// ..."`), with the header's object-like macros (MWI, SLICE_WGS, defaults such as KSLICES) at hand.
+struct HeaderGuards {
+  std::vector<std::string> conditions;
+  std::map<std::string, std::string> macros;
+};
+
+HeaderGuards guards_of(const std::string& path) {
+  HeaderGuards g;
+  std::ifstream f(path);
+  std::string line, last_if;
+  while (std::getline(f, line)) {
+    if (line.rfind("#if ", 0) == 0) last_if = line.substr(4);
+    if (line.rfind("#error", 0) == 0 && line.find("require line") != std::string::npos) g.conditions.push_back(last_if);
+    if (line.rfind("#define ", 0) == 0) {
+      std::istringstream in(line.substr(8));
+      std::string name, value;
+      in >> name;
+      std::getline(in, value);
+      value = value.substr(0, value.find("//"));
+      if (name.find('(') == std::string::npos && !value.empty()) g.macros.emplace(name, value);  // the first: a default's own
+    }
+  }
+  return g;
+}
+
+// The headers a kernel file includes, directly or through others, in kernel_dir().
+void included(const std::string& file, std::set<std::string>& out) {
+  std::ifstream f(kernel_dir() + "/" + file);
+  for (std::string line; std::getline(f, line);)
+    if (const size_t at = line.find("#include \""); at != std::string::npos) {
+      const std::string name = line.substr(at + 10, line.find('"', at + 10) - at - 10);
+      if (out.insert(name).second) included(name, out);
+    }
+}
+
+}  // namespace
+
+// One source of truth for a GEMM core's constraints: the headers refuse tiles they cannot run (#error),
+// and every candidate the plans' require lines allow (defaults, tuned values, the whole search space)
+// is one the headers accept; a header guard that the plans do not imply fails here.
+TEST(OurPlans, EveryCandidateTheRequireLinesAllowPassesTheHeadersGuards) {
+  std::map<std::string, HeaderGuards> headers;
+  for (const char* h : {"xgemm.h", "xgemm_mma.h", "xgemm_mma_async.h"}) {
+    headers[h] = guards_of(kernel_dir() + "/" + h);
+    ASSERT_FALSE(headers[h].conditions.empty()) << h << ": no guard cites the require lines";
+  }
+  int variants = 0, candidates = 0;
+  for (const auto& op : ops_with_plans()) {
+    for (const Variant& v : our_variants(op)) {
+      std::set<std::string> files;
+      included(std::filesystem::path(v.file).filename().string(), files);
+      std::vector<const HeaderGuards*> guards;
+      for (const auto& [name, g] : headers)
+        if (files.count(name)) guards.push_back(&g);
+      if (guards.empty()) continue;
+      ++variants;
+      // The search space, in order (at most 20000 of it), from the plan's defaults.
+      std::vector<size_t> at(v.tunables.size(), 0);
+      for (int n = 0; n < 20000; ++n) {
+        std::vector<std::pair<std::string, std::string>> pick;
+        for (size_t i = 0; i < at.size(); ++i) pick.emplace_back(v.tunables[i].first, v.tunables[i].second[at[i]]);
+        const Variant c = v.with_defines(pick);
+        if (c.unmet_requirement().empty()) {
+          ++candidates;
+          Env env;
+          std::function<std::optional<Value>(const std::string&, int)> value = [&](const std::string& name, int depth) -> std::optional<Value> {
+            if (const std::string* d = c.define(name)) return Value{std::stoll(*d)};
+            for (const auto* g : guards)
+              if (auto m = g->macros.find(name); m != g->macros.end() && depth < 8) {
+                Env inner;
+                inner.value = [&](const std::string& x) { return value(x, depth + 1); };
+                return Expr::parse(m->second).eval(inner);
+              }
+            return std::nullopt;
+          };
+          env.value = [&](const std::string& name) { return value(name, 0); };
+          for (const auto* g : guards)
+            for (const auto& cond : g->conditions)
+              EXPECT_EQ(Expr::parse(cond).eval_int(env), 0) << v.id() << " " << c.build_options() << ": its require lines hold, the header's '#if " << cond << "' refuses it";
+        }
+        size_t i = 0;
+        while (i < at.size() && ++at[i] == v.tunables[i].second.size()) at[i++] = 0;
+        if (i == at.size()) break;
+      }
+    }
+  }
+  EXPECT_GE(variants, 20);
+  EXPECT_GE(candidates, 10000);
+}
+
 // Our plans state the GEMM cores' constraints once (opencl/kernels/gemm_cores.blocks): the 48 KiB
 // limit of the tensor-core slabs stands in one place.
 TEST(PlanBlocks, OurPlansStateTheCoresLimitsOnce) {

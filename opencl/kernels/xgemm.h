@@ -72,7 +72,7 @@
 #define B_LOADS ((NWG * KWG / 4 + WGS - 1) / WGS)  // may fall past the slab with slices: skipped)
 
 #if MWI % 4 != 0 || NWI % 4 != 0 || (MWG * KWG) % (4 * SLICE_WGS) != 0 || (NWG * KWG) % (4 * SLICE_WGS) != 0 || KWG % 4 != 0 || KWG % KSLICES != 0
-#error "xgemm: the tile sizes break its constraints (the require lines of its variants in gemm.plan)"
+#error "xgemm: the tile sizes break its constraints (every require line of a plan that runs it implies these: plans_test)"
 #endif
 #if VW != 1 && VW != 2 && VW != 4
 #error "xgemm: VW (the global access width) must be 1, 2 or 4"

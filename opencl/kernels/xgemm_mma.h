@@ -104,7 +104,7 @@
 #define B_CHUNKS ((NWG * KWG / 16 + WGS - 1) / WGS)  // last round may leave some work-items out)
 
 #if MWG % (16 * MWARPS) != 0 || NWG % (8 * NWARPS) != 0 || (KWG != 16 && KWG != 32 && KWG != 64)
-#error "xgemm_mma: the tile sizes break its constraints (the require lines of its variant in gemm.plan)"
+#error "xgemm_mma: the tile sizes break its constraints (every require line of a plan that runs it implies these: plans_test)"
 #endif
 
 // The raw 16-bit words of an operand, whatever its storage format.

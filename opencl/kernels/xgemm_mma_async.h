@@ -22,7 +22,7 @@
 #define XGEMM_MMA_ASYNC_H
 
 #if STAGES < 2 || STAGES > 6
-#error "xgemm_mma: STAGES takes 2 to 6 (the require lines of its variant)"
+#error "xgemm_mma: STAGES takes 2 to 6 (every require line of a plan that runs it implies this: plans_test)"
 #endif
 #if defined(MMA_SLAB_A) || defined(MMA_SLAB_B)
 #error "xgemm_mma: with ASYNC=1 an entry point gathers an operand through MMA_CHUNK_A or MMA_CHUNK_B"
