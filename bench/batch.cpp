@@ -1,6 +1,7 @@
 #include "bench/batch.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -36,7 +37,8 @@ std::string attributes_of(const std::string& line) {
   return colon == std::string::npos ? "" : line.substr(colon + 1);
 }
 
-void expand(const std::string& line, const Modifiers& m, const std::string& where, std::vector<BatchEntry>& out, const std::string& file, int n) {
+void expand(const std::string& line, const Modifiers& m, const std::string& where, std::vector<BatchEntry>& out, const std::string& file, int n,
+            const std::string& name) {
   const std::vector<std::string> ops = m.ops.empty() ? std::vector<std::string>{line.substr(0, line.find(':'))} : m.ops;
   for (const auto& op : ops) {
     const std::string attrs = attributes_of(line);
@@ -46,7 +48,7 @@ void expand(const std::string& line, const Modifiers& m, const std::string& wher
     for (const auto& d : dtypes) {
       const std::string text = d.empty() || d == "f32" ? base : base + (attrs.empty() ? ":" : ",") + "dtype=" + d;
       try {
-        out.push_back({Problem::parse(text), file, n});
+        out.push_back({Problem::parse(text), file, n, name});
       } catch (const Error& e) {
         throw Error(where + ": " + e.what() + (text == line ? "" : " (the line '" + line + "' as '" + text + "')"));
       }
@@ -76,17 +78,25 @@ void read_into(const std::string& path, std::vector<BatchEntry>& out, std::vecto
       const fs::path included = fs::path(rest).is_absolute() ? fs::path(rest) : fs::path(path).parent_path() / rest;
       std::vector<BatchEntry> inner;
       read_into(included.string(), inner, open);
-      for (const auto& e : inner) expand(e.problem.line(), m, where, out, e.file, e.line);
+      for (const auto& e : inner) expand(e.problem.line(), m, where, out, e.file, e.line, e.name);
     } else if (word == "ops") {
       m.ops = comma_list(rest);  // none: every line's own operator again
     } else if (word == "dtype") {
       m.dtypes = comma_list(rest);
       for (const auto& d : m.dtypes)
         if (d != "f32" && d != "f16" && d != "bf16") throw Error(where + ": storage format '" + d + "': the formats are f32, f16 and bf16");
+    } else if (const size_t eq = text.find('='); eq != std::string::npos && text.find(':') > eq) {  // NAME = LINE
+      std::string name = text.substr(0, eq), line = text.substr(eq + 1);
+      name.erase(name.find_last_not_of(" \t") + 1);
+      line.erase(0, line.find_first_not_of(" \t"));
+      const bool word_chars = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; });
+      if (!word_chars) throw Error(where + ": '" + name + "' is no problem's name (letters, digits, _ . -)");
+      if (line.empty() || line.find_first_of(" \t") != std::string::npos) throw Error(where + ": '" + name + " =' needs one problem line after it");
+      expand(line, m, where, out, path, n, name);
     } else if (text.find(':') != std::string::npos || space == std::string::npos) {
-      expand(text, m, where, out, path, n);
+      expand(text, m, where, out, path, n, "");
     } else {
-      throw Error(where + ": '" + word + "' is neither a problem line nor a batch keyword (include, ops, dtype)");
+      throw Error(where + ": '" + word + "' is neither a problem line (NAME = LINE, or LINE) nor a batch keyword (include, ops, dtype)");
     }
   }
   open.pop_back();

@@ -4,7 +4,8 @@
 // problem line after them (and every problem of a later include) until the next of their kind:
 // `ops A,B,...` (the line's attributes as each operator: a layer in its three directions) and
 // `dtype f16,bf16` (the line in each storage format, where the line names none); `ops` or `dtype`
-// alone ends it. bench/batches/ holds the shipped ones.
+// alone ends it. A problem may carry a name, `NAME = LINE` (a layer's: `layer2.0.conv2 = conv2d:...`),
+// which every problem it expands into keeps and bench shows. bench/batches/ holds the shipped ones.
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct BatchEntry {
   Problem problem;
   std::string file;
   int line = 0;
+  std::string name;  // the line's NAME = ..., or ""
 };
 
 // Every problem of the file, expanded; Error("FILE:LINE: ...") naming a malformed line or an include cycle.

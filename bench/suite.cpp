@@ -31,6 +31,8 @@ struct DeviceCtx {
 // benchmark's are released when the next one starts.
 struct BenchCtx {
   Problem problem;
+  std::string name;  // the batch's name of the problem (a layer's), or ""
+
   DeviceCtx* device = nullptr;  // nullptr: the CPU peer
   bool checked = false;
   CheckOnce check;
@@ -130,7 +132,7 @@ void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, F
   const auto& borrowed = c.device->checker->kernels(c.problem.op()).borrowed;
   const auto from = borrowed.find(chosen);  // an entry of another device of this architecture: say whose
   const std::string variant = "variant " + chosen + (from == borrowed.end() ? "" : " (" + from->second + "'s entry)");
-  st.SetLabel(c.check.sampled.empty() ? variant : variant + ", sampled check");
+  st.SetLabel((c.name.empty() ? "" : c.name + ", ") + (c.check.sampled.empty() ? variant : variant + ", sampled check"));
 }
 
 void run_clblast(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt) {
@@ -252,6 +254,7 @@ int run_suite(const SuiteOptions& opt) {
     for (auto& d : devices) {
       auto c = std::make_unique<BenchCtx>();
       c->problem = entry.problem;
+      c->name = entry.name;
       c->device = d.get();
       BenchCtx* raw = c.get();
       auto* b = benchmark::RegisterBenchmark(benchmark_name(entry.problem, d->runtime->device().selector).c_str(),

@@ -500,7 +500,15 @@ TEST(BatchFiles, IncludesAndModifiersExpandAShapeWrittenOnce) {
   };
   EXPECT_EQ(error_of(write("cycle.batch", "include cycle.batch\n")), "batch file '" + dir + "/cycle.batch' includes itself");
   EXPECT_EQ(error_of(write("bad.batch", "dtype f64\n")), dir + "/bad.batch:1: storage format 'f64': the formats are f32, f16 and bf16");
-  EXPECT_EQ(error_of(write("word.batch", "repeat 3\n")), dir + "/word.batch:1: 'repeat' is neither a problem line nor a batch keyword (include, ops, dtype)");
+  EXPECT_EQ(error_of(write("word.batch", "repeat 3\n")),
+            dir + "/word.batch:1: 'repeat' is neither a problem line (NAME = LINE, or LINE) nor a batch keyword (include, ops, dtype)");
+  // A named problem: the name goes with every problem it expands into, through includes too.
+  write("named.batch", "ops conv2d,conv2d_bwd_data\nlayer1.0.conv2 = conv2d:n=1,c=2,h=5,w=5,k=3,r=3,s=3\nops\nact:n=8\n");
+  std::vector<std::string> names;
+  for (const auto& e : bench::read_batch(write("outer_named.batch", "dtype bf16\ninclude named.batch\n"))) names.push_back(e.name + " " + e.problem.op());
+  EXPECT_EQ(names, (std::vector<std::string>{"layer1.0.conv2 conv2d", "layer1.0.conv2 conv2d_bwd_data", " act"}));
+  EXPECT_EQ(error_of(write("badname.batch", "my layer = act:n=8\n")), dir + "/badname.batch:1: 'my layer' is no problem's name (letters, digits, _ . -)");
+  EXPECT_EQ(error_of(write("noline.batch", "conv1 =\n")), dir + "/noline.batch:1: 'conv1 =' needs one problem line after it");
   std::filesystem::remove_all(dir);
 }
 
