@@ -8,9 +8,9 @@
 namespace plumbline::apps {
 
 struct ChildEnd {
-  int exit_code = -1;  // when it exited
-  int signal = 0;      // when a signal ended it (0: it exited)
-  bool stalled = false;  // killed by us: `activity` did not change for `stall_seconds`
+  int exit_code = -1;            // when it exited
+  int signal = 0;                // when a signal ended it (0: it exited)
+  bool stalled = false;          // killed by us: `activity` did not change for `stall_seconds`
   std::string describe() const;  // "exit 1", "signal 11 (SIGSEGV)", "killed after 180 s without progress"
 };
 

@@ -32,8 +32,8 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_option("--problem", opt->problems, "one problem line (repeatable)");
   cmd->add_flag("--smoke", opt->smoke, "the CI smoke set: bench/batches/smoke.batch, 3 repetitions, short");
   cmd->add_option("--device", opt->device, "device selector (default: PLUMBLINE_DEVICE, else all)");
-  auto* reps = cmd->add_option("--repetitions", opt->repetitions, "repetitions per benchmark (the gate's statistics need >= 9)")
-                   ->check(CLI::PositiveNumber);
+  auto* reps =
+      cmd->add_option("--repetitions", opt->repetitions, "repetitions per benchmark (the gate's statistics need >= 9)")->check(CLI::PositiveNumber);
   auto* min_time = cmd->add_option("--min-time", opt->min_time, "seconds of kernel time per repetition")->check(CLI::PositiveNumber);
   cmd->add_option("--timing", opt->timing,
                   "launch: one launch at a time, each waited for, steps timed apart (default); stream: launches back to back "

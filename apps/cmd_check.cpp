@@ -41,9 +41,9 @@ namespace {
 
 struct Options {
   std::string op, problem, json, device, values;
-  std::vector<std::string> batches;      // --batch files
-  std::vector<Problem> batch_problems;   // their problems, expanded (bench/batch.hpp)
-  std::string stress, replay;  // "on", "off", or "" (on GPUs)
+  std::vector<std::string> batches;     // --batch files
+  std::vector<Problem> batch_problems;  // their problems, expanded (bench/batch.hpp)
+  std::string stress, replay;           // "on", "off", or "" (on GPUs)
   plans::KernelSource source;
   bool all = false, first_failure = false, in_process = false, sanitize = false;
   int cases = 100, jobs = 0;
@@ -57,10 +57,19 @@ struct Options {
 };
 
 nlohmann::json to_json(const CaseResult& r) {
-  nlohmann::json j = {{"op", r.problem.op()}, {"family", Registry::get().find(r.problem.op()).family}, {"problem", r.problem.line()},
-          {"device", r.device},   {"variant", r.variant},         {"values", to_string(r.values)},
-          {"seed", r.seed},       {"passed", r.passed},           {"verdict", r.verdict}, {"message", r.message},
-          {"worst_ratio", r.worst_ratio}, {"max_error", r.max_error}, {"seconds", r.seconds}};
+  nlohmann::json j = {{"op", r.problem.op()},
+                      {"family", Registry::get().find(r.problem.op()).family},
+                      {"problem", r.problem.line()},
+                      {"device", r.device},
+                      {"variant", r.variant},
+                      {"values", to_string(r.values)},
+                      {"seed", r.seed},
+                      {"passed", r.passed},
+                      {"verdict", r.verdict},
+                      {"message", r.message},
+                      {"worst_ratio", r.worst_ratio},
+                      {"max_error", r.max_error},
+                      {"seconds", r.seconds}};
   if (!r.sampled.empty()) j["sampled"] = r.sampled;
   if (r.skipped) j["skipped"] = true;
   if (!r.exempted.empty()) j["exempted"] = r.exempted;
@@ -69,16 +78,22 @@ nlohmann::json to_json(const CaseResult& r) {
 }
 
 nlohmann::json failure_json(const CaseResult& rs, const CaseResult& original, const plans::KernelSource& source) {
-  return {{"op", rs.problem.op()}, {"device", rs.device},           {"variant", rs.variant},
-          {"verdict", rs.verdict}, {"message", rs.message},         {"problem", rs.problem.line()},
-          {"original", original.problem.line()}, {"values", to_string(rs.values)}, {"seed", rs.seed},
+  return {{"op", rs.problem.op()},
+          {"device", rs.device},
+          {"variant", rs.variant},
+          {"verdict", rs.verdict},
+          {"message", rs.message},
+          {"problem", rs.problem.line()},
+          {"original", original.problem.line()},
+          {"values", to_string(rs.values)},
+          {"seed", rs.seed},
           {"repro", check_repro(rs, source)}};
 }
 
 void print_failure(std::ostream& out, const std::string& name, const CaseResult& rs, const CaseResult& original, const plans::KernelSource& source) {
-  out << "FAIL " << name << " on " << rs.device << " [" << rs.verdict << "]: " << rs.message << "\n  problem: " << rs.problem.line()
-            << "  (values " << to_string(rs.values) << ", seed " << rs.seed << ", variant " << rs.variant << ")"
-            << "\n  repro:   " << check_repro(rs, source) << "\n";
+  out << "FAIL " << name << " on " << rs.device << " [" << rs.verdict << "]: " << rs.message << "\n  problem: " << rs.problem.line() << "  (values "
+      << to_string(rs.values) << ", seed " << rs.seed << ", variant " << rs.variant << ")"
+      << "\n  repro:   " << check_repro(rs, source) << "\n";
   if (!(rs.problem == original.problem)) out << "  (shrunk from " << original.problem.line() << ")\n";
   out.flush();
 }
@@ -86,8 +101,8 @@ void print_failure(std::ostream& out, const std::string& name, const CaseResult&
 // The cases of one operator: random ones shared among the variants, or the one problem on each
 // variant it meets.
 struct OpCases {
-  std::optional<CasePlan> plan;   // the random cases, first
-  std::vector<KernelCase> todo;   // then these (the one problem's, the sanitizer's, a GPU's stress problems)
+  std::optional<CasePlan> plan;  // the random cases, first
+  std::vector<KernelCase> todo;  // then these (the one problem's, the sanitizer's, a GPU's stress problems)
   int count = 0;
   std::vector<std::string> notes;  // what the cases could not reach (a sanitizer pass's crossings, a stress problem's waves)
   KernelCase at(int i) const {
@@ -128,10 +143,10 @@ struct OpResult {
   int failed = 0, ran = 0, cached = 0;
   double worst = 0, seconds = 0;
   std::map<std::string, int> per_variant;
-  std::vector<std::string> sampled;  // per sampled case: "variant: what the sample covered"
+  std::vector<std::string> sampled;                            // per sampled case: "variant: what the sample covered"
   std::map<std::string, std::pair<int, std::string>> skipped;  // variant -> cases skipped, the first one's reason
   std::map<std::string, std::string> exempted;                 // variant -> the first case's reports set aside
-  bool stop = false;  // three failures: no more cases
+  bool stop = false;                                           // three failures: no more cases
 
   void add(const nlohmann::json& c) {
     cases.push_back(c);
@@ -163,9 +178,14 @@ void run_in_process(KernelChecker& checker, const std::string& op, const OpCases
     const Problem p = c.problem.value();
     if (events) {
       const Signature sig = signature_of(p);
-      *events << nlohmann::json{{"event", "begin"}, {"case", i}, {"problem", p.line()}, {"variant", c.variant->name},
-                                {"values", to_string(c.values)}, {"seed", c.seed},
-                                {"limit", o.timeout > 0 ? o.timeout : checker.runtime().watchdog_for(sig.flops, sig.bytes())}}.dump()
+      *events << nlohmann::json{{"event", "begin"},
+                                {"case", i},
+                                {"problem", p.line()},
+                                {"variant", c.variant->name},
+                                {"values", to_string(c.values)},
+                                {"seed", c.seed},
+                                {"limit", o.timeout > 0 ? o.timeout : checker.runtime().watchdog_for(sig.flops, sig.bytes())}}
+                     .dump()
               << std::endl;
     }
     if (const char* inject = std::getenv("PLUMBLINE_INJECT_ABORT"); inject && op == inject) std::abort();  // tests of isolation only
@@ -208,8 +228,19 @@ void run_in_process(KernelChecker& checker, const std::string& op, const OpCases
 
 std::vector<std::string> child_args(const Options& o, const std::string& op, const std::string& device, const std::string& results, int first,
                                     const std::string& problem) {
-  std::vector<std::string> a{self_path(), "check", op, "--device", device, "--cases", std::to_string(o.cases), "--seed",
-                             std::to_string(o.seed), "--child-results", results, "--first-case", std::to_string(first)};
+  std::vector<std::string> a{self_path(),
+                             "check",
+                             op,
+                             "--device",
+                             device,
+                             "--cases",
+                             std::to_string(o.cases),
+                             "--seed",
+                             std::to_string(o.seed),
+                             "--child-results",
+                             results,
+                             "--first-case",
+                             std::to_string(first)};
   if (!problem.empty()) a.insert(a.end(), {"--problem", problem});
   for (const auto& b : o.batches) a.insert(a.end(), {"--batch", b});
   if (!o.values.empty()) a.insert(a.end(), {"--values", o.values});
@@ -310,7 +341,8 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
                    values_from_string(begun["values"].get<std::string>()), begun["seed"].get<uint64_t>()};
       r.verdict = end.stalled ? "hung" : "crashed";
       r.message = end.stalled ? "the check process made no progress for longer than the case's watchdog allows and was killed"
-                              : "the check process was ended by " + end.describe() + " while the case ran (a write far out of bounds, an abort, a crash in the driver)";
+                              : "the check process was ended by " + end.describe() +
+                                    " while the case ran (a write far out of bounds, an abort, a crash in the driver)";
       // Shrink it where the crash reproduces: each candidate in a child of its own.
       const fs::path probe = fs::temp_directory_path() / ("plumbline_probe_" + tag + ".jsonl");
       Options one = o;
@@ -340,7 +372,7 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
     if (last_done < next) {  // it died before any case: nothing to blame on a kernel
       exit_code = std::max(exit_code, 3);
       log << "plumbline: internal error: the check process for " << op << " on " << device.selector << " ended (" << end.describe()
-                << ") before its first case\n";
+          << ") before its first case\n";
       out.stop = true;
       return;
     }
@@ -371,7 +403,8 @@ std::string summary_of(const std::string& op, const std::string& device, const O
     out += "  " + op + "/" + name + ": " + std::to_string(s.first) + " case" + (s.first == 1 ? "" : "s") + " skipped, not judged: " + s.second + "\n";
   for (const auto& [name, what] : r.exempted) out += "  " + op + "/" + name + ": set aside as the plan declares: " + what + "\n";
   if (r.cached > 0)
-    out += "  " + std::to_string(r.cached) + " of " + std::to_string(r.ran) + " cases clean in an earlier run of the same programs and launch, not simulated again\n";
+    out += "  " + std::to_string(r.cached) + " of " + std::to_string(r.ran) +
+           " cases clean in an earlier run of the same programs and launch, not simulated again\n";
   for (const auto& [name, lacks] : kv.unavailable)
     out += "  " + op + "/" + name + " not checked: it needs " + lacks + ", which " + device + " lacks\n";
   return out;
@@ -491,7 +524,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
   add_kernel_flags(cmd, opt->source);
   cmd->add_option("--json", opt->json, "write every case's result to this JSON file");
   cmd->add_flag("--first-failure", opt->first_failure, "stop an operator at its first failing case, unshrunk (mutation runs)");
-  cmd->add_option("--timeout", opt->timeout, "seconds a kernel launch may run before it counts as hung (default: from the problem's work, at least 10)")
+  cmd->add_option("--timeout", opt->timeout,
+                  "seconds a kernel launch may run before it counts as hung (default: from the problem's work, at least 10)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--reference-budget", opt->reference_budget,
                   "FLOPs of the largest full double reference; a GEMM or convolution above it is checked on a sample of its outputs "
@@ -550,7 +584,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
 
     nlohmann::json cases = nlohmann::json::array(), failures = nlohmann::json::array();
     bool all_passed = true;
-    std::set<std::string> checked;                     // operators with something checked on some device
+    std::set<std::string> checked;                        // operators with something checked on some device
     std::multimap<std::string, std::string> unavailable;  // operator -> why a device could run none of its variants
     std::vector<Task> tasks;
     for (const auto& device : devices) {
@@ -603,7 +637,9 @@ void add_check_command(CLI::App& app, Context& ctx) {
           run_in_process(*checker, op, oc, *opt, 0, r, nullptr);
           std::cout << summary_of(op, device.selector, r, kv) << std::flush;
           if (checker->faulted())
-            throw Error("a kernel faulted on " + device.selector + " and its context cannot be trusted: the run stops here (without --in-process each operator runs in a child process and the run goes on)");
+            throw Error("a kernel faulted on " + device.selector +
+                        " and its context cannot be trusted: the run stops here (without --in-process each operator runs in a child process and the "
+                        "run goes on)");
           for (auto& c : r.cases) cases.push_back(c);
           for (auto& f : r.failures) failures.push_back(f);
           all_passed = all_passed && r.failed == 0;

@@ -30,7 +30,8 @@ void add_devices_command(CLI::App& app, Context& ctx) {
       std::string features;
       for (const auto& f : d.features) features += (features.empty() ? "" : " ") + f;
       std::cout << "    features:        " << (features.empty() ? "none" : features) << "\n";
-      std::cout << "    architecture:    " << (d.architecture.empty() ? "not named by its driver (its own tuning entries only)" : d.architecture) << "\n";
+      std::cout << "    architecture:    " << (d.architecture.empty() ? "not named by its driver (its own tuning entries only)" : d.architecture)
+                << "\n";
     }
   });
 }

@@ -40,9 +40,7 @@ struct Step {
 
 class Gate {
  public:
-  explicit Gate(fs::path out) : out_(std::move(out)), start_(std::chrono::steady_clock::now()) {
-    fs::create_directories(out_ / "logs");
-  }
+  explicit Gate(fs::path out) : out_(std::move(out)), start_(std::chrono::steady_clock::now()) { fs::create_directories(out_ / "logs"); }
 
   double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
 
@@ -157,7 +155,8 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     const std::string dev = opt->device.empty() ? "" : " --device " + quote(opt->device);
     Gate gate(opt->out);
     const fs::path out = gate.out();
-    for (const char* f : {"gradcheck.json", "check.json", "sanitizer.json", "rules.json", "graphs.json", "bench.json", "regression.json", "paired.json", "mutants.json"})
+    for (const char* f : {"gradcheck.json", "check.json", "sanitizer.json", "rules.json", "graphs.json", "bench.json", "regression.json",
+                          "paired.json", "mutants.json"})
       fs::remove(out / f);  // a step that does not run leaves no stale result behind
     const Shard shard = parse_shard(opt->shard);
     const std::string seed = " --seed " + std::to_string(opt->seed) + shard.flag();  // every sharded step gets --shard
@@ -181,13 +180,13 @@ void add_gate_command(CLI::App& app, Context& ctx) {
       if (opt->ops.empty()) targets.push_back("--all");
       for (const auto& op : opt->ops) {
         const auto& all = Registry::get().all();
-        const bool has_backward = !Registry::get().find(op).forward.empty() ||
-                                  std::any_of(all.begin(), all.end(), [&](const OpSpec& s) { return s.forward == op; });
+        const bool has_backward =
+            !Registry::get().find(op).forward.empty() || std::any_of(all.begin(), all.end(), [&](const OpSpec& s) { return s.forward == op; });
         if (has_backward) targets.push_back(op);
       }
       nlohmann::json merged{{"kind", "gradcheck"}, {"cases", nlohmann::json::array()}, {"failures", nlohmann::json::array()}};
-      const int worst = run_merged(gate, targets, "gradients", "gradcheck",
-                                   [&](const std::string& t) { return quote(self) + " gradcheck " + t + cases + seed; }, merged);
+      const int worst = run_merged(
+          gate, targets, "gradients", "gradcheck", [&](const std::string& t) { return quote(self) + " gradcheck " + t + cases + seed; }, merged);
       std::ofstream(out / "gradcheck.json") << merged.dump(1);
       verdict(grads, worst, std::to_string(merged["cases"].size()) + " cases, " + std::to_string(merged["failures"].size()) + " failures");
     });
@@ -196,11 +195,11 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     Step& kernels = gate.step("kernels");
     timed(kernels, [&] {
       std::vector<std::string> targets = opt->ops.empty() ? std::vector<std::string>{"--all"} : opt->ops;
-      nlohmann::json merged{{"kind", "check"}, {"cases", nlohmann::json::array()}, {"failures", nlohmann::json::array()},
-                            {"kernel", opt->source.describe()}};
+      nlohmann::json merged{
+          {"kind", "check"}, {"cases", nlohmann::json::array()}, {"failures", nlohmann::json::array()}, {"kernel", opt->source.describe()}};
       const std::string user = opt->source.flags().empty() ? "" : " " + opt->source.flags();
-      const int worst = run_merged(gate, targets, "kernels", "check",
-                                   [&](const std::string& t) { return quote(self) + " check " + t + cases + seed + dev + user; }, merged);
+      const int worst = run_merged(
+          gate, targets, "kernels", "check", [&](const std::string& t) { return quote(self) + " check " + t + cases + seed + dev + user; }, merged);
       std::ofstream(out / "check.json") << merged.dump(1);
       verdict(kernels, worst, std::to_string(merged["cases"].size()) + " cases, " + std::to_string(merged["failures"].size()) + " failures");
     });
@@ -209,19 +208,22 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     // divergent barriers, accesses out of bounds), whatever devices the run checks.
     Step& sanitizer = gate.step("sanitizer");
     if (opt->no_sanitize) sanitizer.details = "--no-sanitize";
-    if (!opt->no_sanitize) timed(sanitizer, [&] {
-      std::vector<std::string> targets = opt->ops.empty() ? std::vector<std::string>{"--all"} : opt->ops;
-      nlohmann::json merged{{"kind", "check"}, {"cases", nlohmann::json::array()}, {"failures", nlohmann::json::array()},
-                            {"kernel", opt->source.describe()}};
-      const std::string user = opt->source.flags().empty() ? "" : " " + opt->source.flags();
-      const int worst = run_merged(gate, targets, "sanitizer", "sanitizer",
-                                   [&](const std::string& t) { return quote(self) + " check " + t + " --sanitize" + seed + user; }, merged);
-      std::ofstream(out / "sanitizer.json") << merged.dump(1);
-      int skipped = 0;
-      for (const auto& c : merged["cases"]) skipped += c.value("skipped", false);
-      verdict(sanitizer, worst, std::to_string(merged["cases"].size()) + " cases, " + std::to_string(merged["failures"].size()) + " failures" +
-                                    (skipped ? ", " + std::to_string(skipped) + " skipped (Oclgrind cannot run them)" : ""));
-    });
+    if (!opt->no_sanitize)
+      timed(sanitizer, [&] {
+        std::vector<std::string> targets = opt->ops.empty() ? std::vector<std::string>{"--all"} : opt->ops;
+        nlohmann::json merged{
+            {"kind", "check"}, {"cases", nlohmann::json::array()}, {"failures", nlohmann::json::array()}, {"kernel", opt->source.describe()}};
+        const std::string user = opt->source.flags().empty() ? "" : " " + opt->source.flags();
+        const int worst = run_merged(
+            gate, targets, "sanitizer", "sanitizer", [&](const std::string& t) { return quote(self) + " check " + t + " --sanitize" + seed + user; },
+            merged);
+        std::ofstream(out / "sanitizer.json") << merged.dump(1);
+        int skipped = 0;
+        for (const auto& c : merged["cases"]) skipped += c.value("skipped", false);
+        verdict(sanitizer, worst,
+                std::to_string(merged["cases"].size()) + " cases, " + std::to_string(merged["failures"].size()) + " failures" +
+                    (skipped ? ", " + std::to_string(skipped) + " skipped (Oclgrind cannot run them)" : ""));
+      });
 
     // 3. Rewrite rules, and 4. whole training graphs.
     Step& rules = gate.step("rules");
@@ -235,10 +237,11 @@ void add_gate_command(CLI::App& app, Context& ctx) {
     });
     Step& graphs = gate.step("graphs");
     if (shard.index != 0) graphs.details = "runs on shard 0 of " + std::to_string(shard.count);
-    if (shard.index == 0) timed(graphs, [&] {
-      const int s = gate.run("training graphs", "graphs", quote(self) + " rules graphs" + dev + " --json " + quote((out / "graphs.json").string()));
-      verdict(graphs, s, "mlp_gelu, conv_block, transformer_mlp");
-    });
+    if (shard.index == 0)
+      timed(graphs, [&] {
+        const int s = gate.run("training graphs", "graphs", quote(self) + " rules graphs" + dev + " --json " + quote((out / "graphs.json").string()));
+        verdict(graphs, s, "mlp_gelu, conv_block, transformer_mlp");
+      });
 
     // 5. Benchmarks (smoke set), and 6. the regression comparison.
     Step& bench = gate.step("benchmarks");
@@ -268,15 +271,18 @@ void add_gate_command(CLI::App& app, Context& ctx) {
           std::string filter;
           for (const auto& op : opt->ops) filter += (filter.empty() ? "^(" : "|") + op;
           const int s = gate.run("paired against " + opt->baseline_ref, "regression",
-                                 quote(self) + " bench --smoke --repetitions 15 --min-time 0.02" + dev + shard.flag() + " --baseline-ref " + quote(opt->baseline_ref) +
-                                     (filter.empty() ? "" : " --filter " + quote(filter + "):")) + " --json " + quote((out / "paired.json").string()));
+                                 quote(self) + " bench --smoke --repetitions 15 --min-time 0.02" + dev + shard.flag() + " --baseline-ref " +
+                                     quote(opt->baseline_ref) + (filter.empty() ? "" : " --filter " + quote(filter + "):")) + " --json " +
+                                     quote((out / "paired.json").string()));
           const auto j = read_json(out / "paired.json");
           int regressions = 0, failed = 0;
           if (j.is_object())
-            for (const auto& r : j["results"]) regressions += r["verdict"] == "regression", failed += r["verdict"] == "failed" || r["verdict"] == "error";
-          verdict(regression, s, j.is_object() ? std::to_string(regressions) + " regressions, " + std::to_string(failed) +
-                                                     " failures, paired against " + opt->baseline_ref
-                                               : "the paired run failed");
+            for (const auto& r : j["results"])
+              regressions += r["verdict"] == "regression", failed += r["verdict"] == "failed" || r["verdict"] == "error";
+          verdict(regression, s,
+                  j.is_object()
+                      ? std::to_string(regressions) + " regressions, " + std::to_string(failed) + " failures, paired against " + opt->baseline_ref
+                      : "the paired run failed");
           return;
         }
         if (baseline.empty()) {
@@ -285,12 +291,13 @@ void add_gate_command(CLI::App& app, Context& ctx) {
           return;
         }
         const int s = gate.run("regression against " + baseline, "regression",
-                               "/usr/bin/python3 " + quote(std::string(PLUMBLINE_SOURCE_DIR) + "/bench/compare.py") + " " + quote(baseline) +
-                                   " " + quote((out / "bench.json").string()) + " --json " + quote((out / "regression.json").string()));
+                               "/usr/bin/python3 " + quote(std::string(PLUMBLINE_SOURCE_DIR) + "/bench/compare.py") + " " + quote(baseline) + " " +
+                                   quote((out / "bench.json").string()) + " --json " + quote((out / "regression.json").string()));
         const auto j = read_json(out / "regression.json");
-        verdict(regression, s, j.is_object() ? std::to_string(j["regressions"].get<int>()) + " regressions, " +
-                                                   std::to_string(j["failures"].get<int>()) + " failures (baseline " + baseline + ")"
-                                             : "compare.py failed");
+        verdict(regression, s,
+                j.is_object() ? std::to_string(j["regressions"].get<int>()) + " regressions, " + std::to_string(j["failures"].get<int>()) +
+                                    " failures (baseline " + baseline + ")"
+                              : "compare.py failed");
       });
     }
 
@@ -307,8 +314,14 @@ void add_gate_command(CLI::App& app, Context& ctx) {
       });
 
     // Summary, history, report.
-    nlohmann::json summary{{"kind", "gate"}, {"date", utc_stamp()}, {"device", opt->device}, {"cases", opt->cases},
-                           {"seed", opt->seed}, {"ops", opt->ops}, {"steps", nlohmann::json::array()}, {"passed", failed == 0},
+    nlohmann::json summary{{"kind", "gate"},
+                           {"date", utc_stamp()},
+                           {"device", opt->device},
+                           {"cases", opt->cases},
+                           {"seed", opt->seed},
+                           {"ops", opt->ops},
+                           {"steps", nlohmann::json::array()},
+                           {"passed", failed == 0},
                            {"shard", shard.whole() ? "" : std::to_string(shard.index) + "/" + std::to_string(shard.count)}};
     std::printf("\n%-12s %-8s %8s  %s\n", "step", "status", "seconds", "details");
     for (const auto& s : gate.steps()) {

@@ -27,9 +27,9 @@ struct Options {
 };
 
 nlohmann::json to_json(const Problem& p, uint64_t seed, const GradcheckResult& r) {
-  return {{"op", p.op()},          {"problem", p.line()},      {"seed", seed},       {"mode", r.mode},
-          {"passed", r.passed},    {"checks", r.checks},       {"worst_ratio", r.worst_ratio},
-          {"where", r.where},      {"analytic", r.analytic},   {"numeric", r.numeric}, {"fd_error", r.fd_error}};
+  return {{"op", p.op()},          {"problem", p.line()},          {"seed", seed},     {"mode", r.mode},         {"passed", r.passed},
+          {"checks", r.checks},    {"worst_ratio", r.worst_ratio}, {"where", r.where}, {"analytic", r.analytic}, {"numeric", r.numeric},
+          {"fd_error", r.fd_error}};
 }
 
 std::string repro(const Problem& p, uint64_t seed) {
@@ -53,8 +53,7 @@ void add_gradcheck_command(CLI::App& app, Context& ctx) {
   cmd->callback([opt, &ctx] {
     const Shard shard = parse_shard(opt->shard);
     GradcheckOptions go;
-    go.mode = opt->mode == "full" ? GradcheckOptions::Mode::Full
-              : opt->mode == "fast" ? GradcheckOptions::Mode::Fast : GradcheckOptions::Mode::Auto;
+    go.mode = opt->mode == "full" ? GradcheckOptions::Mode::Full : opt->mode == "fast" ? GradcheckOptions::Mode::Fast : GradcheckOptions::Mode::Auto;
     if (!opt->problem.empty() && !is_backward(Problem::parse(opt->problem).op()))
       throw Error(Problem::parse(opt->problem).op() + " is not a backward operator");
     const Selection sel = select(opt->op, opt->problem, opt->all, is_backward);
@@ -102,14 +101,18 @@ void add_gradcheck_command(CLI::App& app, Context& ctx) {
         ++failed;
         const Problem small = shrink_failure(k.problem, [&](const Problem& q) { return !gradcheck(q, seed, go).passed; });
         const GradcheckResult rs = gradcheck(small, seed, go);
-        std::cout << "FAIL " << op << ": " << rs.summary() << "\n  problem: " << small.line()
-                  << "\n  repro:   " << repro(small, seed) << "\n";
+        std::cout << "FAIL " << op << ": " << rs.summary() << "\n  problem: " << small.line() << "\n  repro:   " << repro(small, seed) << "\n";
         if (!(small == p)) std::cout << "  (shrunk from " << p.line() << ")\n";
-        failures.push_back({{"op", op}, {"problem", small.line()}, {"original", p.line()}, {"seed", seed},
-                            {"message", rs.summary()}, {"repro", repro(small, seed)}});
+        failures.push_back({{"op", op},
+                            {"problem", small.line()},
+                            {"original", p.line()},
+                            {"seed", seed},
+                            {"message", rs.summary()},
+                            {"repro", repro(small, seed)}});
       }
       all_passed = all_passed && failed == 0;
-      std::printf("%-22s %s  %d cases  worst ratio %.3g\n", op.c_str(), failed ? "FAIL" : "pass", static_cast<int>(first_of[o + 1] - first_of[o]), worst);
+      std::printf("%-22s %s  %d cases  worst ratio %.3g\n", op.c_str(), failed ? "FAIL" : "pass", static_cast<int>(first_of[o + 1] - first_of[o]),
+                  worst);
       std::fflush(stdout);
     }
     if (!opt->json.empty()) {

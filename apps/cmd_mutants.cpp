@@ -56,9 +56,8 @@ void add_mutants_command(CLI::App& app, Context& ctx) {
     // The bugs of concurrency are hunted on the device simulator, registered before OpenCL's first call.
     std::vector<mutants::CatalogueBug> catalogue;
     if (opt->catalogue || both) catalogue = mutants::load_catalogue(mutants::catalogue_dir());
-    const bool sanitize = std::any_of(catalogue.begin(), catalogue.end(), [&](const auto& b) {
-      return !b.sanitize.empty() && (opt->op.empty() || b.op == opt->op);
-    });
+    const bool sanitize =
+        std::any_of(catalogue.begin(), catalogue.end(), [&](const auto& b) { return !b.sanitize.empty() && (opt->op.empty() || b.op == opt->op); });
     if (sanitize) ocl::register_oclgrind();
     const auto devices = ocl::select_devices(opt->device.empty() ? (ocl::select_devices("all").front().selector) : opt->device);
     const ocl::DeviceInfo& device = devices.front();
@@ -93,12 +92,21 @@ void add_mutants_command(CLI::App& app, Context& ctx) {
         if (h.killed) std::printf(" after %d case%s [%s]", h.cases_to_detection, h.cases_to_detection == 1 ? "" : "s", h.verdict.c_str());
         std::printf("\n");
         if (!error.empty()) std::cout << "  error: " << error << "\n";
-        results.push_back({{"name", bug.name}, {"kind", "catalogue"}, {"op", bug.op}, {"family", Registry::get().find(bug.op).family},
-                           {"description", bug.description}, {"killed", h.killed}, {"cases", h.cases},
+        results.push_back({{"name", bug.name},
+                           {"kind", "catalogue"},
+                           {"op", bug.op},
+                           {"family", Registry::get().find(bug.op).family},
+                           {"description", bug.description},
+                           {"killed", h.killed},
+                           {"cases", h.cases},
                            {"cases_to_detection", h.killed ? nlohmann::json(h.cases_to_detection) : nlohmann::json(nullptr)},
-                           {"verdict", h.verdict}, {"message", error.empty() ? h.message : error}, {"problem", h.problem}, {"repro", h.repro}});
+                           {"verdict", h.verdict},
+                           {"message", error.empty() ? h.message : error},
+                           {"problem", h.problem},
+                           {"repro", h.repro}});
       }
-      std::printf("catalogue: %d of %d bugs killed on %s%s\n", killed, total, device.selector.c_str(), sanitize ? " (those of concurrency on the simulator)" : "");
+      std::printf("catalogue: %d of %d bugs killed on %s%s\n", killed, total, device.selector.c_str(),
+                  sanitize ? " (those of concurrency on the simulator)" : "");
     }
 
     double score = 1;
@@ -133,10 +141,9 @@ void add_mutants_command(CLI::App& app, Context& ctx) {
         for (const auto& op : ops) {
           if (!opt->op.empty() && op != opt->op) continue;
           fs::remove(result);
-          const std::string cmd = "PLUMBLINE_KERNEL_DIR='" + tmp.string() + "' PLUMBLINE_CACHE_DIR=off '" + self + "' check " + op +
-                                  " --cases " + std::to_string(opt->mutant_cases) + " --seed " + std::to_string(opt->seed) +
-                                  " --device '" + device.selector + "' --first-failure --json '" + result.string() + "' > '" +
-                                  (tmp / "check.log").string() + "' 2>&1";
+          const std::string cmd = "PLUMBLINE_KERNEL_DIR='" + tmp.string() + "' PLUMBLINE_CACHE_DIR=off '" + self + "' check " + op + " --cases " +
+                                  std::to_string(opt->mutant_cases) + " --seed " + std::to_string(opt->seed) + " --device '" + device.selector +
+                                  "' --first-failure --json '" + result.string() + "' > '" + (tmp / "check.log").string() + "' 2>&1";
           const int raw = std::system(cmd.c_str());
           const int code = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
           std::ifstream log(tmp / "check.log");
@@ -172,9 +179,13 @@ void add_mutants_command(CLI::App& app, Context& ctx) {
         if (status == "killed" && detection > 0) detection_by_family[Registry::get().find(killer).family].push_back(detection);
         if (status != "killed" && status != "stillborn") std::printf("%-52s %-14s %s\n", m.id().c_str(), m.kind.c_str(), status.c_str());
         std::fflush(stdout);
-        results.push_back({{"name", m.id()}, {"kind", m.kind}, {"op", killer.empty() ? (ops.empty() ? "" : ops.front()) : killer},
+        results.push_back({{"name", m.id()},
+                           {"kind", m.kind},
+                           {"op", killer.empty() ? (ops.empty() ? "" : ops.front()) : killer},
                            {"description", m.file + " line " + std::to_string(m.line) + ": '" + m.from + "' -> '" + m.to + "'"},
-                           {"killed", status == "killed"}, {"equivalent", status == "equivalent"}, {"stillborn", status == "stillborn"},
+                           {"killed", status == "killed"},
+                           {"equivalent", status == "equivalent"},
+                           {"stillborn", status == "stillborn"},
                            {"argument", equivalent.contains(m.id()) ? equivalent.at(m.id()) : ""},
                            {"cases_to_detection", status == "killed" ? nlohmann::json(detection) : nlohmann::json(nullptr)},
                            {"message", message}});
@@ -195,9 +206,11 @@ void add_mutants_command(CLI::App& app, Context& ctx) {
     if (!opt->json.empty()) {
       std::ofstream f(opt->json);
       if (!f) throw Error("cannot write " + opt->json);
-      f << nlohmann::json{{"kind", "mutants"}, {"device", device.selector}, {"systematic_score", score},
-                          {"median_cases_to_detection", medians}, {"mutants", results},
-                          {"summary", "catalogue and systematic mutants on " + device.selector}}.dump(1) << "\n";
+      f << nlohmann::json{{"kind", "mutants"},         {"device", device.selector},
+                          {"systematic_score", score}, {"median_cases_to_detection", medians},
+                          {"mutants", results},        {"summary", "catalogue and systematic mutants on " + device.selector}}
+               .dump(1)
+        << "\n";
     }
     ctx.exit_code = std::max(ctx.exit_code, ok ? 0 : 1);
   });

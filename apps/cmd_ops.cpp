@@ -31,8 +31,13 @@ nlohmann::json variants_json(const std::string& op) {
       nlohmann::json defines = nlohmann::json::array(), handoffs = nlohmann::json::array();
       for (const auto& [name, value] : st.defines) defines.push_back(name + "=" + value);
       for (const auto& h : st.handoffs) handoffs.push_back({{"buffer", h.buffer}, {"why", h.reason}});
-      steps.push_back({{"entry", st.entry}, {"when", st.when.empty() ? "" : st.when.text()}, {"args", args}, {"global", global}, {"local", local},
-                       {"defines", defines}, {"handoffs", handoffs}});
+      steps.push_back({{"entry", st.entry},
+                       {"when", st.when.empty() ? "" : st.when.text()},
+                       {"args", args},
+                       {"global", global},
+                       {"local", local},
+                       {"defines", defines},
+                       {"handoffs", handoffs}});
     }
     nlohmann::json tune = nlohmann::json::array(), require = nlohmann::json::array(), classes = nlohmann::json::array(),
                    lets = nlohmann::json::array(), scratch = nlohmann::json::array();
@@ -42,10 +47,22 @@ nlohmann::json variants_json(const std::string& op) {
     for (const auto& l : v.lets) lets.push_back({{"name", l.name}, {"value", l.value.text()}});
     for (const auto& sc : v.scratch)
       scratch.push_back({{"name", sc.name}, {"size", sc.floats.text()}, {"kind", sc.counters ? "counters" : sc.stored ? "stored" : "scratch"}});
-    out.push_back({{"name", v.name}, {"when", v.when.empty() ? "" : v.when.text()}, {"prefer", v.prefer.empty() ? "" : v.prefer.text()},
-                   {"file", v.file}, {"plan", v.where.str()}, {"defines", v.build_options()}, {"dtypes", plans::dtypes_of(v)},
-                   {"devices", v.devices}, {"needs", v.needs}, {"nondeterministic", v.nondeterministic}, {"tune", tune},
-                   {"require", require}, {"classes", classes}, {"lets", lets}, {"scratch", scratch}, {"steps", steps}});
+    out.push_back({{"name", v.name},
+                   {"when", v.when.empty() ? "" : v.when.text()},
+                   {"prefer", v.prefer.empty() ? "" : v.prefer.text()},
+                   {"file", v.file},
+                   {"plan", v.where.str()},
+                   {"defines", v.build_options()},
+                   {"dtypes", plans::dtypes_of(v)},
+                   {"devices", v.devices},
+                   {"needs", v.needs},
+                   {"nondeterministic", v.nondeterministic},
+                   {"tune", tune},
+                   {"require", require},
+                   {"classes", classes},
+                   {"lets", lets},
+                   {"scratch", scratch},
+                   {"steps", steps}});
   }
   return out;
 }
@@ -73,8 +90,9 @@ void print_variants(const nlohmann::json& vs) {
         for (const auto& x : a) s += (s.empty() ? "" : ", ") + x.get<std::string>();
         return s;
       };
-      std::cout << "      " << st["entry"].get<std::string>() << (st["when"].get<std::string>().empty() ? "" : " (when " + st["when"].get<std::string>() + ")")
-                << ": global (" << join(st["global"]) << ")" << (st["local"].empty() ? "" : " local (" + join(st["local"]) + ")") << "\n";
+      std::cout << "      " << st["entry"].get<std::string>()
+                << (st["when"].get<std::string>().empty() ? "" : " (when " + st["when"].get<std::string>() + ")") << ": global ("
+                << join(st["global"]) << ")" << (st["local"].empty() ? "" : " local (" + join(st["local"]) + ")") << "\n";
     }
   }
 }
@@ -92,10 +110,15 @@ void add_ops_command(CLI::App& app, Context& ctx) {
       const Signature s = signature_of(p);
       if (*json) {
         nlohmann::json attrs = nlohmann::json::array();
-        for (const auto& a : spec.attrs)
-          attrs.push_back({{"name", a.name}, {"default", format_attr(a.def)}, {"doc", a.doc}, {"choices", a.choices}});
-        all.push_back({{"name", spec.name}, {"family", spec.family}, {"summary", spec.summary}, {"forward", spec.forward},
-                       {"default", p.line()}, {"attrs", attrs}, {"inputs", tensors(s.inputs)}, {"outputs", tensors(s.outputs)}});
+        for (const auto& a : spec.attrs) attrs.push_back({{"name", a.name}, {"default", format_attr(a.def)}, {"doc", a.doc}, {"choices", a.choices}});
+        all.push_back({{"name", spec.name},
+                       {"family", spec.family},
+                       {"summary", spec.summary},
+                       {"forward", spec.forward},
+                       {"default", p.line()},
+                       {"attrs", attrs},
+                       {"inputs", tensors(s.inputs)},
+                       {"outputs", tensors(s.outputs)}});
         if (*variants) all.back()["variants"] = variants_json(spec.name);
         continue;
       }
@@ -108,7 +131,8 @@ void add_ops_command(CLI::App& app, Context& ctx) {
         std::string f32_always;  // tensors that stay float32 in every format (class indices)
         Signature in16 = s;
         in16.dtype = DType::F16;
-        for (const auto& t : s.inputs) if (in16.storage_of(t) == DType::F32) f32_always += (f32_always.empty() ? "" : ", ") + t.name;
+        for (const auto& t : s.inputs)
+          if (in16.storage_of(t) == DType::F32) f32_always += (f32_always.empty() ? "" : ", ") + t.name;
         std::cout << "    dtype: f32 (default), f16, bf16" << (f32_always.empty() ? "" : "; " + f32_always + " stays f32 in each")
                   << " (docs/operators.md, \"Storage formats\")\n";
       }

@@ -69,7 +69,8 @@ nlohmann::json merge_summaries(const std::vector<nlohmann::json>& docs) {
       auto rank = [](const std::string& x) { return x == "ERROR" ? 3 : x == "FAIL" ? 2 : x == "pass" ? 1 : 0; };
       if (rank(b) > rank(a)) m["status"] = b;
       m["seconds"] = std::max(m["seconds"].get<double>(), s["seconds"].get<double>());
-      if (s["details"] != "" && s["details"] != m["details"]) m["details"] = m["details"].get<std::string>() + " | " + s["details"].get<std::string>();
+      if (s["details"] != "" && s["details"] != m["details"])
+        m["details"] = m["details"].get<std::string>() + " | " + s["details"].get<std::string>();
     }
   }
   if (out.is_null()) return out;
@@ -100,11 +101,15 @@ void add_report_command(CLI::App& app, Context& ctx) {
       const char* name;
       std::vector<std::string> lists, sums;
     };
-    const std::vector<File> files{{"check.json", {"cases", "failures"}, {}},      {"gradcheck.json", {"cases", "failures"}, {}},
+    const std::vector<File> files{{"check.json", {"cases", "failures"}, {}},
+                                  {"gradcheck.json", {"cases", "failures"}, {}},
                                   {"sanitizer.json", {"cases", "failures"}, {}},
-                                  {"rules.json", {"rules"}, {}},                  {"graphs.json", {}, {}},
-                                  {"bench.json", {"benchmarks"}, {}},             {"regression.json", {"benchmarks"}, {"regressions", "failures", "drifted"}},
-                                  {"paired.json", {"results"}, {}},              {"mutants.json", {}, {}}};
+                                  {"rules.json", {"rules"}, {}},
+                                  {"graphs.json", {}, {}},
+                                  {"bench.json", {"benchmarks"}, {}},
+                                  {"regression.json", {"benchmarks"}, {"regressions", "failures", "drifted"}},
+                                  {"paired.json", {"results"}, {}},
+                                  {"mutants.json", {}, {}}};
     for (const auto& f : files) {
       std::vector<nlohmann::json> docs;
       for (const auto& d : *dirs) docs.push_back(read(fs::path(d) / f.name));

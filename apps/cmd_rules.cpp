@@ -49,22 +49,33 @@ nlohmann::json check_all(const std::vector<const egraph::Rule*>& rules, const st
   const int64_t threads = std::min<int64_t>(static_cast<int64_t>(rules.size()), std::max(1u, std::thread::hardware_concurrency()));
   parallel_for(threads, [&](int64_t t) {
     const egraph::RuleCheckOptions ro = options_for(t);
-    for (size_t i = static_cast<size_t>(t); i < rules.size(); i += static_cast<size_t>(threads)) verdicts[i] = egraph::check_rule(*rules[i], ro, file);
+    for (size_t i = static_cast<size_t>(t); i < rules.size(); i += static_cast<size_t>(threads))
+      verdicts[i] = egraph::check_rule(*rules[i], ro, file);
   });
   nlohmann::json out = nlohmann::json::array();
   for (size_t i = 0; i < rules.size(); ++i) {
     const egraph::Rule* r = rules[i];
     const egraph::RuleVerdict& v = verdicts[i];
     all_passed = all_passed && v.passed;
-    std::printf("%-28s %-10s %s  %3d instances  %4d evaluations (%d on device)  worst ratio %.3g\n", r->name.c_str(),
-                where.c_str(), v.passed ? "pass" : "FAIL", v.instances, v.evaluations, v.device_evaluations, v.worst_ratio);
+    std::printf("%-28s %-10s %s  %3d instances  %4d evaluations (%d on device)  worst ratio %.3g\n", r->name.c_str(), where.c_str(),
+                v.passed ? "pass" : "FAIL", v.instances, v.evaluations, v.device_evaluations, v.worst_ratio);
     if (!v.passed) std::cout << v.counterexample << "\n  repro: " << v.repro << "\n";
-    out.push_back({{"rule", r->name}, {"line", r->line}, {"numerics", r->numerics_str()}, {"evaluator", where},
-                   {"passed", v.passed}, {"instances", v.instances}, {"evaluations", v.evaluations},
-                   {"device_evaluations", v.device_evaluations}, {"rejected_samples", v.rejected},
+    out.push_back({{"rule", r->name},
+                   {"line", r->line},
+                   {"numerics", r->numerics_str()},
+                   {"evaluator", where},
+                   {"passed", v.passed},
+                   {"instances", v.instances},
+                   {"evaluations", v.evaluations},
+                   {"device_evaluations", v.device_evaluations},
+                   {"rejected_samples", v.rejected},
                    {"worst_ratio", std::isfinite(v.worst_ratio) ? nlohmann::json(v.worst_ratio) : nlohmann::json("inf")},
-                   {"covered", v.covered}, {"message", v.message}, {"counterexample", v.counterexample}, {"repro", v.repro},
-                   {"lhs", r->lhs.str()}, {"rhs", r->rhs.str()}});
+                   {"covered", v.covered},
+                   {"message", v.message},
+                   {"counterexample", v.counterexample},
+                   {"repro", v.repro},
+                   {"lhs", r->lhs.str()},
+                   {"rhs", r->rhs.str()}});
   }
   std::fflush(stdout);
   return out;
@@ -102,7 +113,8 @@ void add_rules_command(CLI::App& app, Context& ctx) {
     if (!opt->at.empty()) ro.at = opt->at;
     if (!opt->values.empty()) ro.values = values_from_string(opt->values);
     bool passed = true;
-    nlohmann::json verdicts = check_all(selected, [&](int64_t) { return ro; }, file, "reference", passed);
+    nlohmann::json verdicts = check_all(
+        selected, [&](int64_t) { return ro; }, file, "reference", passed);
 #ifdef PLUMBLINE_WITH_OPENCL
     const std::string sel = opt->device.empty() ? ocl::default_selector() : opt->device;
     if (sel != "none")
@@ -143,22 +155,23 @@ void add_rules_command(CLI::App& app, Context& ctx) {
   auto* optimize = rules->add_subcommand("optimize", "Saturate a training graph with the rules and extract the cheapest");
   auto model = std::make_shared<std::string>();
   auto print = std::make_shared<bool>(false);
-  optimize->add_option("graph", *model, "mlp_gelu, conv_block or transformer_mlp")->required()
+  optimize->add_option("graph", *model, "mlp_gelu, conv_block or transformer_mlp")
+      ->required()
       ->check(CLI::IsMember({"mlp_gelu", "conv_block", "transformer_mlp"}));
   optimize->add_option("--rules", opt->file, "rules file (default: the shipped one)");
   optimize->add_flag("--print", *print, "print the graph before and after");
   optimize->callback([opt, model, print] {
     const std::string file = opt->file.empty() ? egraph::default_rules_path() : opt->file;
     const auto rules = egraph::load_rules(file);
-    egraph::TrainingGraph t = *model == "mlp_gelu" ? egraph::mlp_gelu(64, 256, 1024, 10)
+    egraph::TrainingGraph t = *model == "mlp_gelu"     ? egraph::mlp_gelu(64, 256, 1024, 10)
                               : *model == "conv_block" ? egraph::conv_block(8, 64, 32, 64, 32)
                                                        : egraph::transformer_mlp(512, 768, 3072);
     const egraph::Optimized o = egraph::optimize(t.graph, rules);
     if (*print) std::cout << "before:\n" << t.graph.str() << "\nafter:\n" << o.graph.str() << "\n";
     std::printf("%s: %s\n", t.name.c_str(), o.run.summary().c_str());
     for (const auto& [rule, n] : o.run.applied) std::printf("  %-28s %zu merges\n", rule.c_str(), n);
-    std::printf("nodes %zu -> %zu, modelled cost %.1f us -> %.1f us (%.1f%% lower)\n", o.nodes_before, o.nodes_after,
-                o.cost_before, o.cost_after, 100 * (1 - o.cost_after / o.cost_before));
+    std::printf("nodes %zu -> %zu, modelled cost %.1f us -> %.1f us (%.1f%% lower)\n", o.nodes_before, o.nodes_after, o.cost_before, o.cost_after,
+                100 * (1 - o.cost_after / o.cost_before));
   });
 
   auto* graphs = rules->add_subcommand("graphs", "Whole training graphs: gradients, optimization, equivalence, devices");
@@ -174,12 +187,19 @@ void add_rules_command(CLI::App& app, Context& ctx) {
     nlohmann::json out = nlohmann::json::array();
     for (const egraph::TrainingGraph& t : egraph::small_training_graphs()) {
       const egraph::GraphCheck c = egraph::check_training_graph(t, rules);
-      nlohmann::json j{{"graph", t.name}, {"passed", c.passed}, {"message", c.message},
-                       {"gradient_checks", c.gradients.checks}, {"gradient_worst_ratio", c.gradients.worst_ratio},
-                       {"nodes_before", c.optimized.nodes_before}, {"nodes_after", c.optimized.nodes_after},
-                       {"cost_before_us", c.optimized.cost_before}, {"cost_after_us", c.optimized.cost_after},
-                       {"saturation", c.optimized.run.summary()}, {"applied", c.optimized.run.applied},
-                       {"equivalence_worst_ratio", c.worst_ratio}, {"devices", nlohmann::json::array()}};
+      nlohmann::json j{{"graph", t.name},
+                       {"passed", c.passed},
+                       {"message", c.message},
+                       {"gradient_checks", c.gradients.checks},
+                       {"gradient_worst_ratio", c.gradients.worst_ratio},
+                       {"nodes_before", c.optimized.nodes_before},
+                       {"nodes_after", c.optimized.nodes_after},
+                       {"cost_before_us", c.optimized.cost_before},
+                       {"cost_after_us", c.optimized.cost_after},
+                       {"saturation", c.optimized.run.summary()},
+                       {"applied", c.optimized.run.applied},
+                       {"equivalence_worst_ratio", c.worst_ratio},
+                       {"devices", nlohmann::json::array()}};
       bool ok = c.passed;
       std::printf("%-18s reference  %s  gradients %lld checks (worst %.3g)  nodes %zu -> %zu  cost %.1f -> %.1f us  equivalence worst %.3g\n",
                   t.name.c_str(), c.passed ? "pass" : "FAIL", static_cast<long long>(c.gradients.checks), c.gradients.worst_ratio,
@@ -197,11 +217,15 @@ void add_rules_command(CLI::App& app, Context& ctx) {
             for (const auto& [n, id] : c.optimized.graph.inputs()) opt_in[n] = in.at(n);
             const auto before = egraph::run_on_device(kc, t.graph, in, values == Values::Integers);
             const auto after = egraph::run_on_device(kc, c.optimized.graph, opt_in, values == Values::Integers);
-            const std::string problem = !before.problem.empty() ? "original: " + before.problem
-                                        : !after.problem.empty() ? "optimized: " + after.problem : "";
+            const std::string problem = !before.problem.empty()  ? "original: " + before.problem
+                                        : !after.problem.empty() ? "optimized: " + after.problem
+                                                                 : "";
             ok = ok && problem.empty();
-            j["devices"].push_back({{"device", device.selector}, {"values", to_string(values)}, {"passed", problem.empty()},
-                                    {"problem", problem}, {"kernel_nodes", before.kernel_nodes + after.kernel_nodes},
+            j["devices"].push_back({{"device", device.selector},
+                                    {"values", to_string(values)},
+                                    {"passed", problem.empty()},
+                                    {"problem", problem},
+                                    {"kernel_nodes", before.kernel_nodes + after.kernel_nodes},
                                     {"worst_ratio", std::max(before.worst_ratio, after.worst_ratio)}});
             std::printf("%-18s %-10s %s  %s values, %d kernel nodes checked\n", t.name.c_str(), device.selector.c_str(),
                         problem.empty() ? "pass" : "FAIL", to_string(values), before.kernel_nodes + after.kernel_nodes);

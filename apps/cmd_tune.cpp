@@ -108,8 +108,13 @@ void add_tune_command(CLI::App& app, Context& ctx) {
         nlohmann::json tried = nlohmann::json::array();
         for (const auto& c : r.tried)
           tried.push_back({{"defines", tune::to_string(c.defines)}, {"status", c.status}, {"message", c.message}, {"seconds", c.seconds}});
-        out.push_back({{"device", device.name}, {"driver", device.driver_version}, {"op", opt->op}, {"variant", r.variant},
-                       {"class", r.shape_class}, {"flops", r.flops}, {"candidates", tried}});
+        out.push_back({{"device", device.name},
+                       {"driver", device.driver_version},
+                       {"op", opt->op},
+                       {"variant", r.variant},
+                       {"class", r.shape_class},
+                       {"flops", r.flops},
+                       {"candidates", tried}});
         if (!r.best) {
           std::cout << opt->op << "/" << r.variant << " " << r.shape_class << ": no candidate passed its checks; the defaults stay\n";
           continue;
@@ -121,7 +126,9 @@ void add_tune_command(CLI::App& app, Context& ctx) {
       if (!entries.empty() && write) std::cout << "tuning database: " << path << "\n";
     }
     if (wrong)
-      std::cout << wrong << " candidate(s) computed wrong numbers and were discarded (above, with their repros): each is a bug of the kernel at those defines\n";
+      std::cout
+          << wrong
+          << " candidate(s) computed wrong numbers and were discarded (above, with their repros): each is a bug of the kernel at those defines\n";
     if (!opt->json.empty()) {
       std::ofstream f(opt->json);
       if (!f) throw Error("cannot write " + opt->json);

@@ -15,7 +15,11 @@ inline void add_kernel_flags(CLI::App* cmd, plans::KernelSource& s) {
   cmd->add_option("--global", s.global, "global size: 1-3 expressions over the attributes and defines (e.g. 'cdiv(n,TS)*8,cdiv(m,TS)*8')");
   cmd->add_option("--local", s.local, "work-group size: 1-3 expressions (default: the driver's choice)");
   cmd->add_option("--define", s.defines, "build defines NAME=VALUE, comma-separated (also usable in the expressions)")->delimiter(',');
-  cmd->add_option("--dtypes", s.dtypes, "the storage formats your --kernel-file takes, comma-separated: f32, f16, bf16 (default f32; docs/kernel-abi.md)")->delimiter(',');
+  cmd->add_option("--dtypes", s.dtypes,
+                  "the storage formats your --kernel-file takes, comma-separated: f32, f16, bf16 (default f32; docs/kernel-abi.md)")
+      ->delimiter(',');
+  cmd->add_option("--when", s.when,
+                  "the problems your --kernel-file serves, as a plan's when line (e.g. 'ta == 0 && tb == 0'): only those are drawn");
   cmd->add_option("--variant", s.variant, "only this variant of the operator (plumbline ops --variants lists them)");
 }
 

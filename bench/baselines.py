@@ -15,9 +15,27 @@ import json
 import os
 import sys
 
-KEEP = ("problem", "op", "ours_s", "ours_checked_at", "torch_fp32_s", "ratio_torch_fp32", "torch_tf32_s", "ratio_torch_tf32",
-        "clblast_s", "ratio_clblast", "torch_f16_s", "ratio_torch_f16", "torch_bf16_s", "ratio_torch_bf16",
-        "flops", "bytes", "gflops", "gbps", "pct_roofline")
+KEEP = (
+    "problem",
+    "op",
+    "ours_s",
+    "ours_checked_at",
+    "torch_fp32_s",
+    "ratio_torch_fp32",
+    "torch_tf32_s",
+    "ratio_torch_tf32",
+    "clblast_s",
+    "ratio_clblast",
+    "torch_f16_s",
+    "ratio_torch_f16",
+    "torch_bf16_s",
+    "ratio_torch_bf16",
+    "flops",
+    "bytes",
+    "gflops",
+    "gbps",
+    "pct_roofline",
+)
 
 
 def device_of(ctx):
@@ -40,9 +58,14 @@ def update(baseline_path, runs):
             sys.exit(f"baselines.py: error: {path} ran on {device}, the baseline is of {doc['device']}")
         doc["device"] = device
         where = next((k.split(".")[1] for k in ctx if k.startswith("device.") and k.endswith(".name")), "")
-        origin = {"date": ctx.get("date", "")[:10], "driver": ctx.get(f"device.{where}.driver", ""),
-                  "torch": ctx.get("torch.torch", ""), "cudnn": ctx.get("torch.cudnn", ""), "build": ctx.get("plumbline.build", ""),
-                  "timing": ctx.get("plumbline.timing", "")}
+        origin = {
+            "date": ctx.get("date", "")[:10],
+            "driver": ctx.get(f"device.{where}.driver", ""),
+            "torch": ctx.get("torch.torch", ""),
+            "cudnn": ctx.get("torch.cudnn", ""),
+            "build": ctx.get("plumbline.build", ""),
+            "timing": ctx.get("plumbline.timing", ""),
+        }
         for r in run["rows"]:
             rows[r["problem"]] = {**{k: r[k] for k in KEEP if k in r}, **origin}
     doc["rows"] = sorted(rows.values(), key=lambda r: (r["op"], r["problem"]))
@@ -68,7 +91,10 @@ def render(doc_path, paths, write):
             f.write(new)
         return 0
     if new != text:
-        print(f"baselines.py: {doc_path}'s tables differ from {', '.join(paths)}: run baselines.py render", file=sys.stderr)
+        print(
+            f"baselines.py: {doc_path}'s tables differ from {', '.join(paths)}: run baselines.py render",
+            file=sys.stderr,
+        )
         return 1
     return 0
 
@@ -86,8 +112,10 @@ def tables(paths):
         torches = ", ".join(sorted({f"{r['torch']} ({r['cudnn']})" for r in rows if r["torch"]}))
         out.append(f"| {doc['device']} | `{path}` | {dates[0]} to {dates[-1]} | {drivers} | {torches} |")
     out.append("")
-    out.append("Per device: ours in ms (launches back to back, `--timing stream`, median of 9), and ours / PyTorch "
-               "in the same run (FP32 with TF32 off; for f16/bf16 lines PyTorch in that format). Below 1: ours is faster.")
+    out.append(
+        "Per device: ours in ms (launches back to back, `--timing stream`, median of 9), and ours / PyTorch "
+        "in the same run (FP32 with TF32 off; for f16/bf16 lines PyTorch in that format). Below 1: ours is faster."
+    )
     out.append("")
     heads = " | ".join(f"{doc['device']} ms | / PyTorch" for _, doc in docs)
     out.append(f"| problem | {heads} |")

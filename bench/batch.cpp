@@ -89,7 +89,9 @@ void read_into(const std::string& path, std::vector<BatchEntry>& out, std::vecto
       std::string name = text.substr(0, eq), line = text.substr(eq + 1);
       name.erase(name.find_last_not_of(" \t") + 1);
       line.erase(0, line.find_first_not_of(" \t"));
-      const bool word_chars = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; });
+      const bool word_chars = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+      });
       if (!word_chars) throw Error(where + ": '" + name + "' is no problem's name (letters, digits, _ . -)");
       if (line.empty() || line.find_first_of(" \t") != std::string::npos) throw Error(where + ": '" + name + " =' needs one problem line after it");
       expand(line, m, where, out, path, n, name);

@@ -22,7 +22,7 @@ struct BatchEntry {
 
 // Every problem of the file, expanded; Error("FILE:LINE: ...") naming a malformed line or an include cycle.
 std::vector<BatchEntry> read_batch(const std::string& path);
-std::string batch_dir();                       // this tree's bench/batches
+std::string batch_dir();                        // this tree's bench/batches
 std::vector<std::string> real_layer_batches();  // every shipped batch but the smoke set
 std::string smoke_batch();
 

@@ -19,7 +19,8 @@ double best_rate(ocl::Runtime& rt, cl::Kernel& k, size_t global, double flops_pe
     iters *= 2;
   }
   double best = 0;
-  for (int run = 0; run < 5; ++run) best = std::max(best, flops_per_round * iters * global / rt.run(k, cl::NDRange(global), cl::NDRange(local), name));
+  for (int run = 0; run < 5; ++run)
+    best = std::max(best, flops_per_round * iters * global / rt.run(k, cl::NDRange(global), cl::NDRange(local), name));
   return best;
 }
 
@@ -38,8 +39,8 @@ DevicePeaks calibrate(ocl::Runtime& rt) {
     peaks.gflops = best_rate(rt, k, global, 32.0 * vec, [&](int iters) { ocl::set_args(k, out, iters, 0.999f, 1e-3f); }) / 1e9;
   }
   {
-    const int64_t budget = static_cast<int64_t>(std::min<uint64_t>({uint64_t{256} << 20, rt.device().max_alloc_bytes / 2,
-                                                                      rt.device().global_mem_bytes / 8}));
+    const int64_t budget =
+        static_cast<int64_t>(std::min<uint64_t>({uint64_t{256} << 20, rt.device().max_alloc_bytes / 2, rt.device().global_mem_bytes / 8}));
     const int64_t floats = budget / 4 / 4 * 4;  // a whole number of float4
     ocl::GuardedBuffer in = rt.buffer("calibration_in", floats), out = rt.buffer("calibration_copy", floats);
     in.upload(std::vector<float>(static_cast<size_t>(floats), 1.0f));
@@ -47,8 +48,8 @@ DevicePeaks calibrate(ocl::Runtime& rt) {
     ocl::set_args(k, in, out);
     double best = 0;
     for (int run = 0; run < 6; ++run)
-      best = std::max(best, 2.0 * 4.0 * static_cast<double>(floats) /
-                                rt.run(k, cl::NDRange(static_cast<size_t>(floats / 4)), cl::NullRange, "copy_bandwidth"));
+      best = std::max(
+          best, 2.0 * 4.0 * static_cast<double>(floats) / rt.run(k, cl::NDRange(static_cast<size_t>(floats / 4)), cl::NullRange, "copy_bandwidth"));
     peaks.gbps = best / 1e9;
   }
   if (std::find(rt.device().features.begin(), rt.device().features.end(), "nvidia_sm80") != rt.device().features.end()) {

@@ -1,7 +1,8 @@
 #pragma once
 // What a device can do at best, measured by calibration kernels (opencl/kernels/calibration.cl):
 // FP32 FMA throughput (16 independent float4 fma chains per work-item) and memory bandwidth (a copy
-// of buffers far larger than any cache), and on NVIDIA (nvidia_sm80) the tensor cores' 16-bit rate. Best of several runs; stated as measured in the results.
+// of buffers far larger than any cache), and on NVIDIA (nvidia_sm80) the tensor cores' 16-bit rate. Best of several runs; stated as measured in the
+// results.
 #include <string>
 
 #include "opencl/runtime.hpp"

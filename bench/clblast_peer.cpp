@@ -10,9 +10,7 @@
 
 namespace plumbline::bench {
 
-bool clblast_supports(const Problem& p) {
-  return p.op() == "matmul" || (p.op() == "gemm_bias_act" && (p.i("batch") == 0 || !p.i("bshared")));
-}
+bool clblast_supports(const Problem& p) { return p.op() == "matmul" || (p.op() == "gemm_bias_act" && (p.i("batch") == 0 || !p.i("bshared"))); }
 
 ClblastGemm::ClblastGemm(ocl::Runtime& rt, const Problem& p, uint64_t seed) : rt_(rt), p_(p) {
   if (!clblast_supports(p)) throw Error("CLBlast peer: no SGEMM for " + p.line());
@@ -27,9 +25,7 @@ ClblastGemm::ClblastGemm(ocl::Runtime& rt, const Problem& p, uint64_t seed) : rt
   c_ = cl::Buffer(rt.context(), CL_MEM_READ_WRITE, static_cast<size_t>(sig.outputs[0].shape.numel()) * 4);
 }
 
-std::string ClblastGemm::label() const {
-  return p_.op() == "matmul" ? "CLBlast SGEMM" : "CLBlast SGEMM (without the bias and activation)";
-}
+std::string ClblastGemm::label() const { return p_.op() == "matmul" ? "CLBlast SGEMM" : "CLBlast SGEMM (without the bias and activation)"; }
 
 double ClblastGemm::launch() {
   using clblast::Layout;
@@ -43,11 +39,11 @@ double ClblastGemm::launch() {
   const auto t0 = std::chrono::steady_clock::now();
   clblast::StatusCode s;
   if (batch == 1)
-    s = clblast::Gemm<float>(Layout::kRowMajor, ta ? tt : ot, tb ? tt : ot, m, n, k, 1.0f, a_(), 0, ta ? m : k, b_(), 0,
-                             tb ? k : n, 0.0f, c_(), 0, n, &q, nullptr);
+    s = clblast::Gemm<float>(Layout::kRowMajor, ta ? tt : ot, tb ? tt : ot, m, n, k, 1.0f, a_(), 0, ta ? m : k, b_(), 0, tb ? k : n, 0.0f, c_(), 0, n,
+                             &q, nullptr);
   else
-    s = clblast::GemmStridedBatched<float>(Layout::kRowMajor, ta ? tt : ot, tb ? tt : ot, m, n, k, 1.0f, a_(), 0, ta ? m : k,
-                                           m * k, b_(), 0, tb ? k : n, k * n, 0.0f, c_(), 0, n, m * n, batch, &q, nullptr);
+    s = clblast::GemmStridedBatched<float>(Layout::kRowMajor, ta ? tt : ot, tb ? tt : ot, m, n, k, 1.0f, a_(), 0, ta ? m : k, m * k, b_(), 0,
+                                           tb ? k : n, k * n, 0.0f, c_(), 0, n, m * n, batch, &q, nullptr);
   rt_.queue().finish();
   if (s != clblast::StatusCode::kSuccess) throw Error("CLBlast SGEMM failed with status " + std::to_string(static_cast<int>(s)) + " on " + p_.line());
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

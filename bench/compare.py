@@ -28,7 +28,15 @@ import sys
 from scipy.stats import mannwhitneyu
 
 UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-SUFFIXES = ("/min_time:", "/min_warmup_time:", "/repeats:", "/iterations:", "/manual_time", "/real_time", "/process_time")
+SUFFIXES = (
+    "/min_time:",
+    "/min_warmup_time:",
+    "/repeats:",
+    "/iterations:",
+    "/manual_time",
+    "/real_time",
+    "/process_time",
+)
 
 
 def base_name(name):
@@ -99,8 +107,12 @@ def compare(base, new, alpha=0.01, threshold=0.05):
             row.update(verdict="new", new_median_s=statistics.median(nt[name]), n_new=len(nt[name]))
         elif device_drift(bctx, nctx, name.rsplit("@", 1)[-1].split("+")[0], threshold):
             drift = device_drift(bctx, nctx, name.rsplit("@", 1)[-1].split("+")[0], threshold)
-            row.update(verdict="drifted", baseline_median_s=statistics.median(bt[name]), new_median_s=statistics.median(nt[name]),
-                       message=f"machine drifted, not judged: {drift}")
+            row.update(
+                verdict="drifted",
+                baseline_median_s=statistics.median(bt[name]),
+                new_median_s=statistics.median(nt[name]),
+                message=f"machine drifted, not judged: {drift}",
+            )
         else:
             b, n = bt[name], nt[name]
             mb, mn = statistics.median(b), statistics.median(n)
@@ -113,8 +125,16 @@ def compare(base, new, alpha=0.01, threshold=0.05):
                 verdict = "improvement"
             else:
                 verdict = "same"
-            row.update(verdict=verdict, baseline_median_s=mb, new_median_s=mn, change=change,
-                       p_slower=p_slower, p_faster=p_faster, n_baseline=len(b), n_new=len(n))
+            row.update(
+                verdict=verdict,
+                baseline_median_s=mb,
+                new_median_s=mn,
+                change=change,
+                p_slower=p_slower,
+                p_faster=p_faster,
+                n_baseline=len(b),
+                n_new=len(n),
+            )
             if min(len(b), len(n)) < 5:
                 row["message"] = "fewer than 5 repetitions: Mann-Whitney cannot reach alpha"
         rows.append(row)
@@ -138,8 +158,11 @@ def main(argv=None):
     # between launches): a change between them says nothing about a kernel.
     timings = [ctx.get("plumbline.timing", "launch") for ctx in (base[2], new[2])]
     if timings[0] != timings[1]:
-        print(f"compare.py: error: the runs were timed differently ({a.baseline}: --timing {timings[0]}, "
-              f"{a.new}: --timing {timings[1]}); compare runs of one timing", file=sys.stderr)
+        print(
+            f"compare.py: error: the runs were timed differently ({a.baseline}: --timing {timings[0]}, "
+            f"{a.new}: --timing {timings[1]}); compare runs of one timing",
+            file=sys.stderr,
+        )
         return 2
     rows = compare(base, new, a.alpha, a.threshold)
     bad = [r for r in rows if r["verdict"] in ("regression", "failed")]
@@ -147,19 +170,31 @@ def main(argv=None):
     print(f"{'benchmark':<{width}}  {'baseline':>10}  {'new':>10}  {'change':>8}  {'p(slower)':>9}  verdict")
     for r in rows:
         if "change" in r:
-            print(f"{r['name']:<{width}}  {r['baseline_median_s']*1e3:>8.3f}ms  {r['new_median_s']*1e3:>8.3f}ms  "
-                  f"{r['change']*100:>+7.1f}%  {r['p_slower']:>9.2g}  {r['verdict']}")
+            print(
+                f"{r['name']:<{width}}  {r['baseline_median_s']*1e3:>8.3f}ms  {r['new_median_s']*1e3:>8.3f}ms  "
+                f"{r['change']*100:>+7.1f}%  {r['p_slower']:>9.2g}  {r['verdict']}"
+            )
         else:
             print(f"{r['name']:<{width}}  {'':>10}  {'':>10}  {'':>8}  {'':>9}  {r['verdict']}  {r.get('message', '')}")
     drifted = sum(r["verdict"] == "drifted" for r in rows)
-    print(f"{len(bad)} of {len(rows)} benchmarks regressed or failed (alpha {a.alpha}, threshold {a.threshold:.0%})"
-          + (f"; {drifted} not judged: the machine itself drifted between the runs" if drifted else ""))
+    print(
+        f"{len(bad)} of {len(rows)} benchmarks regressed or failed (alpha {a.alpha}, threshold {a.threshold:.0%})"
+        + (f"; {drifted} not judged: the machine itself drifted between the runs" if drifted else "")
+    )
     if a.json:
-        out = {"kind": "regression", "baseline": a.baseline, "new": a.new, "alpha": a.alpha, "threshold": a.threshold,
-               "baseline_context": base[2], "new_context": new[2], "benchmarks": rows,
-               "regressions": sum(r["verdict"] == "regression" for r in rows),
-               "failures": sum(r["verdict"] == "failed" for r in rows),
-               "drifted": sum(r["verdict"] == "drifted" for r in rows)}
+        out = {
+            "kind": "regression",
+            "baseline": a.baseline,
+            "new": a.new,
+            "alpha": a.alpha,
+            "threshold": a.threshold,
+            "baseline_context": base[2],
+            "new_context": new[2],
+            "benchmarks": rows,
+            "regressions": sum(r["verdict"] == "regression" for r in rows),
+            "failures": sum(r["verdict"] == "failed" for r in rows),
+            "drifted": sum(r["verdict"] == "drifted" for r in rows),
+        }
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=lambda x: None if isinstance(x, float) and math.isnan(x) else x)
     return 1 if bad else 0

@@ -22,10 +22,14 @@ CpuPeer matmul_peer(const Problem& p) {
               CMap A(in[0].data.data() + i * m * k, ta ? k : m, ta ? m : k);
               CMap B(in[1].data.data() + i * k * n, tb ? n : k, tb ? k : n);
               Map Y(out[0].data.data() + i * m * n, m, n);
-              if (ta && tb) Y.noalias() = A.transpose() * B.transpose();
-              else if (ta) Y.noalias() = A.transpose() * B;
-              else if (tb) Y.noalias() = A * B.transpose();
-              else Y.noalias() = A * B;
+              if (ta && tb)
+                Y.noalias() = A.transpose() * B.transpose();
+              else if (ta)
+                Y.noalias() = A.transpose() * B;
+              else if (tb)
+                Y.noalias() = A * B.transpose();
+              else
+                Y.noalias() = A * B;
             }
           }};
 }
@@ -51,9 +55,22 @@ CpuPeer gemm_bias_act_peer(const Problem& p) {
 struct Conv {
   int64_t n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q;
   explicit Conv(const Problem& x)
-      : n(x.i("n")), c(x.i("c")), h(x.i("h")), w(x.i("w")), k(x.i("k")), r(x.i("r")), s(x.i("s")), sh(x.i("sh")),
-        sw(x.i("sw")), ph(x.i("ph")), pw(x.i("pw")), dh(x.i("dh")), dw(x.i("dw")), g(x.i("g")),
-        p((h + 2 * ph - dh * (r - 1) - 1) / sh + 1), q((w + 2 * pw - dw * (s - 1) - 1) / sw + 1) {}
+      : n(x.i("n")),
+        c(x.i("c")),
+        h(x.i("h")),
+        w(x.i("w")),
+        k(x.i("k")),
+        r(x.i("r")),
+        s(x.i("s")),
+        sh(x.i("sh")),
+        sw(x.i("sw")),
+        ph(x.i("ph")),
+        pw(x.i("pw")),
+        dh(x.i("dh")),
+        dw(x.i("dw")),
+        g(x.i("g")),
+        p((h + 2 * ph - dh * (r - 1) - 1) / sh + 1),
+        q((w + 2 * pw - dw * (s - 1) - 1) / sw + 1) {}
   int64_t cg() const { return c / g; }
   int64_t kg() const { return k / g; }
 };
@@ -131,8 +148,7 @@ CpuPeer conv_peer(const Problem& prob) {
               if (out.size() == 2) {
                 std::fill(out[1].data.begin(), out[1].data.end(), 0.0f);
                 for (int64_t ni = 0; ni < d.n; ++ni)
-                  for (int64_t ki = 0; ki < d.k; ++ki)
-                    out[1][ki] += CMap(in[1].data.data() + (ni * d.k + ki) * pq, 1, pq).sum();
+                  for (int64_t ki = 0; ki < d.k; ++ki) out[1][ki] += CMap(in[1].data.data() + (ni * d.k + ki) * pq, 1, pq).sum();
               }
             }
           }};

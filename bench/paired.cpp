@@ -40,7 +40,8 @@ std::string shell_quote(const std::string& s) {
 }  // namespace
 
 PairedVerdict judge_pairs(const std::vector<double>& baseline, const std::vector<double>& candidate, double threshold, uint64_t seed) {
-  if (baseline.size() != candidate.size() || baseline.empty()) throw Error("paired comparison: the two sides need the same, non-zero number of samples");
+  if (baseline.size() != candidate.size() || baseline.empty())
+    throw Error("paired comparison: the two sides need the same, non-zero number of samples");
   std::vector<double> ratios;
   for (size_t i = 0; i < baseline.size(); ++i) ratios.push_back(candidate[i] / baseline[i]);
   PairedVerdict v;
@@ -68,7 +69,8 @@ plans::KernelSource source_at_revision(const std::string& rev, const std::string
   auto it = extracted.find(rev);
   if (it == extracted.end()) {
     const std::string src = PLUMBLINE_SOURCE_DIR;
-    if (std::system(("git -C " + shell_quote(src) + " rev-parse --quiet --verify " + shell_quote(rev + "^{commit}") + " > /dev/null 2>&1").c_str()) != 0)
+    if (std::system(("git -C " + shell_quote(src) + " rev-parse --quiet --verify " + shell_quote(rev + "^{commit}") + " > /dev/null 2>&1").c_str()) !=
+        0)
       throw Error("--baseline-ref: '" + rev + "' is not a revision of " + src + " (git rev-parse found no commit)");
     std::string tag;
     for (char c : rev) tag += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
@@ -121,7 +123,10 @@ int run_paired(const PairedOptions& o) {
           base = std::make_unique<KernelChecker>(rt, o.baseline_ref.empty() ? o.baseline : source_at_revision(o.baseline_ref, p.op()));
         }
         const std::string where = p.line() + "@" + info.selector;
-        nlohmann::json r{{"problem", p.line()}, {"device", info.selector}, {"device_name", info.name}, {"driver", info.driver_version},
+        nlohmann::json r{{"problem", p.line()},
+                         {"device", info.selector},
+                         {"device_name", info.name},
+                         {"driver", info.driver_version},
                          {"baseline", {{"kernel", base->source().describe()}, {"variant", base->select(p).name}}},
                          {"candidate", {{"kernel", candidate.source().describe()}, {"variant", candidate.select(p).name}}}};
         // Both checked before anything is timed.
@@ -174,8 +179,11 @@ int run_paired(const PairedOptions& o) {
   if (!o.json.empty()) {
     std::ofstream f(o.json);
     if (!f) throw Error("cannot write " + o.json);
-    f << nlohmann::json{{"kind", "paired"}, {"threshold", o.threshold}, {"pairs", o.pairs}, {"min_time", o.min_time}, {"timing", timing_name(o.timing)},
-                        {"build", PLUMBLINE_BUILD_ID}, {"results", results}}.dump(1) << "\n";
+    f << nlohmann::json{{"kind", "paired"},       {"threshold", o.threshold},        {"pairs", o.pairs},
+                        {"min_time", o.min_time}, {"timing", timing_name(o.timing)}, {"build", PLUMBLINE_BUILD_ID},
+                        {"results", results}}
+             .dump(1)
+      << "\n";
   }
   std::printf("paired: %zu comparisons, %d regression%s, %d failed check%s, %d could not run (threshold %.0f%%)\n", results.size(), regressions,
               regressions == 1 ? "" : "s", failures, failures == 1 ? "" : "s", errors, o.threshold * 100);

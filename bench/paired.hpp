@@ -15,17 +15,16 @@
 namespace plumbline::bench {
 
 struct PairedVerdict {
-  double ratio = 0;    // median of candidate / baseline over the pairs
+  double ratio = 0;          // median of candidate / baseline over the pairs
   double low = 0, high = 0;  // its bootstrap 95% confidence interval
-  std::string verdict;  // regression, improvement, same
-  bool uncertain = false;  // the interval is wider than the threshold band: "same" means "no change shown"
+  std::string verdict;       // regression, improvement, same
+  bool uncertain = false;    // the interval is wider than the threshold band: "same" means "no change shown"
   int pairs = 0;
 };
 
 // regression: the whole interval above 1 + threshold; improvement: below 1 / (1 + threshold); else
 // same. Deterministic for given times and seed (the bootstrap's resamples are seeded).
-PairedVerdict judge_pairs(const std::vector<double>& baseline, const std::vector<double>& candidate, double threshold,
-                          uint64_t seed = 1);
+PairedVerdict judge_pairs(const std::vector<double>& baseline, const std::vector<double>& candidate, double threshold, uint64_t seed = 1);
 
 struct PairedOptions {
   std::vector<BatchEntry> problems;

@@ -15,7 +15,7 @@ import statistics
 
 
 def load(path):
-    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+    with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:
         return json.load(f)
 
 
@@ -41,11 +41,21 @@ def rows_of(ours_doc, torch_doc, run):
         if "+" in where or not where.startswith(("nvidia", "pocl")):
             continue
         peer_where = "cuda:0" if where.startswith("nvidia") else "cpu"
-        row = {"problem": line, "op": line.split(":")[0], "device": where, "ours_s": t,
-               "ours_checked_at": labels.get(name, ""), "run": run}
-        for key, peer_name in (("clblast_s", f"{line}@{where}+clblast"), ("torch_fp32_s", f"{line}@{peer_where}+torch-fp32"),
-                               ("torch_tf32_s", f"{line}@{peer_where}+torch-tf32"), ("torch_f16_s", f"{line}@{peer_where}+torch-f16"),
-                               ("torch_bf16_s", f"{line}@{peer_where}+torch-bf16")):
+        row = {
+            "problem": line,
+            "op": line.split(":")[0],
+            "device": where,
+            "ours_s": t,
+            "ours_checked_at": labels.get(name, ""),
+            "run": run,
+        }
+        for key, peer_name in (
+            ("clblast_s", f"{line}@{where}+clblast"),
+            ("torch_fp32_s", f"{line}@{peer_where}+torch-fp32"),
+            ("torch_tf32_s", f"{line}@{peer_where}+torch-tf32"),
+            ("torch_f16_s", f"{line}@{peer_where}+torch-f16"),
+            ("torch_bf16_s", f"{line}@{peer_where}+torch-bf16"),
+        ):
             src = ours if key == "clblast_s" else peer
             if peer_name in src:
                 row[key] = src[peer_name]
@@ -96,17 +106,29 @@ def main():
     if a.markdown:
         with open(a.markdown, "w") as f:
             timing = ctx.get("plumbline.timing", "launch")
-            f.write(f"Ours timed with `--timing {timing}` ("
-                    + ("launches back to back, as PyTorch's loop of calls" if timing == "stream"
-                       else "one launch at a time; PyTorch's loop of calls has the gaps between launches in it") + ").\n\n")
-            f.write("| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / PyTorch FP32 (cuDNN, cuBLAS; oneDNN on CPU) | ours / TF32 | ours / CLBlast | ours / PyTorch same dtype |\n")
+            f.write(
+                f"Ours timed with `--timing {timing}` ("
+                + (
+                    "launches back to back, as PyTorch's loop of calls"
+                    if timing == "stream"
+                    else "one launch at a time; PyTorch's loop of calls has the gaps between launches in it"
+                )
+                + ").\n\n"
+            )
+            f.write(
+                "| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / PyTorch FP32 (cuDNN, cuBLAS; oneDNN on CPU) | ours / TF32 | ours / CLBlast | ours / PyTorch same dtype |\n"
+            )
             f.write("|---|---|---|---|---|---|---|---|---|\n")
             for r in rows:
+
                 def ratio(k):
                     return f"{r[k]:.2f}" if k in r else "-"
-                f.write(f"| `{r['problem']}` | {r['ours_s'] * 1e3:.3f} | {r.get('gflops', 0):.0f} | {r.get('gbps', 0):.0f} | {r.get('pct_roofline', 0):.1f} | "
-                        f"{ratio('ratio_torch_fp32')} | {ratio('ratio_torch_tf32')} | {ratio('ratio_clblast')} | "
-                        f"{ratio('ratio_torch_f16') if 'ratio_torch_f16' in r else ratio('ratio_torch_bf16')} |\n")
+
+                f.write(
+                    f"| `{r['problem']}` | {r['ours_s'] * 1e3:.3f} | {r.get('gflops', 0):.0f} | {r.get('gbps', 0):.0f} | {r.get('pct_roofline', 0):.1f} | "
+                    f"{ratio('ratio_torch_fp32')} | {ratio('ratio_torch_tf32')} | {ratio('ratio_clblast')} | "
+                    f"{ratio('ratio_torch_f16') if 'ratio_torch_f16' in r else ratio('ratio_torch_bf16')} |\n"
+                )
 
 
 if __name__ == "__main__":

@@ -31,7 +31,9 @@ def step_rows(doc):
             continue
         name = b.get("run_name", b["name"]).split("@")[0]
         # "step_01 ENTRY": the number keeps the plan's order; the entry point follows the space.
-        rows.append((name, b["real_time"], b.get("label", ""), [(k.split(" ", 1)[1] if " " in k else k, v) for k, v in steps]))
+        rows.append(
+            (name, b["real_time"], b.get("label", ""), [(k.split(" ", 1)[1] if " " in k else k, v) for k, v in steps])
+        )
     return rows
 
 
@@ -43,7 +45,10 @@ def main(argv):
     with open(a.bench_json) as f:
         rows = step_rows(json.load(f))
     if not rows:
-        print(f"steps.py: no step counters in {a.bench_json} (multi-step plans under --timing launch have them)", file=sys.stderr)
+        print(
+            f"steps.py: no step counters in {a.bench_json} (multi-step plans under --timing launch have them)",
+            file=sys.stderr,
+        )
         return 1
     for name, total, label, steps in rows:
         print(f"{name}  {total:.4f} ms  {label}  " + "  ".join(f"{e} {v:.4f}" for e, v in steps))

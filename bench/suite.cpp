@@ -188,8 +188,10 @@ class OneLineReporter : public benchmark::BenchmarkReporter {
       }
       const bool aggregate = r.run_type == Run::RT_Aggregate;
       if (r.repetitions > 1 ? !(aggregate && r.aggregate_name == "median") : aggregate) continue;
-      const double ms = r.GetAdjustedRealTime() * (r.time_unit == benchmark::kMillisecond ? 1.0 : r.time_unit == benchmark::kMicrosecond ? 1e-3
-                                                                                                 : r.time_unit == benchmark::kNanosecond ? 1e-6 : 1e3);
+      const double ms = r.GetAdjustedRealTime() * (r.time_unit == benchmark::kMillisecond   ? 1.0
+                                                   : r.time_unit == benchmark::kMicrosecond ? 1e-3
+                                                   : r.time_unit == benchmark::kNanosecond  ? 1e-6
+                                                                                            : 1e3);
       auto counter = [&](const char* c) { return r.counters.count(c) ? static_cast<double>(r.counters.at(c)) : 0.0; };
       // A peer (problem@device+clblast, problem@cpu-eigen) gets our time over its own.
       const size_t at = name.find('@');
@@ -197,7 +199,8 @@ class OneLineReporter : public benchmark::BenchmarkReporter {
       const bool cpu = name.find("@cpu-eigen") != std::string::npos, peer = cpu || name != ours;
       const std::string key = cpu ? problem : ours;
       char ratio[64] = "", roofline[32] = "         -";
-      if (peer && medians_.count(key)) std::snprintf(ratio, sizeof ratio, "  ours/peer %.3f", medians_[key] / ms);
+      if (peer && medians_.count(key))
+        std::snprintf(ratio, sizeof ratio, "  kernel/peer %.3f", medians_[key] / ms);  // the kernel checked, ours or yours
       if (!peer) medians_[name] = ms, medians_.emplace(problem, ms);
       if (r.counters.count("pct_roofline")) std::snprintf(roofline, sizeof roofline, "%6.1f%%", counter("pct_roofline"));
       std::string steps;  // a plan of several steps: their times, in order
@@ -207,8 +210,8 @@ class OneLineReporter : public benchmark::BenchmarkReporter {
           std::snprintf(t, sizeof t, " %.4f", static_cast<double>(value));
           steps += (steps.empty() ? "  steps (ms):" : ",") + (" " + key.substr(8)) + t;
         }
-      std::printf("%-70s %9.4f ms %10.1f GFLOP/s %8.1f GB/s %s roofline%s  %s%s\n", name.c_str(), ms, counter("gflops"), counter("gbps"),
-                  roofline, ratio, r.report_label.c_str(), steps.c_str());
+      std::printf("%-70s %9.4f ms %10.1f GFLOP/s %8.1f GB/s %s roofline%s  %s%s\n", name.c_str(), ms, counter("gflops"), counter("gbps"), roofline,
+                  ratio, r.report_label.c_str(), steps.c_str());
       std::fflush(stdout);
     }
   }
@@ -238,7 +241,8 @@ int run_suite(const SuiteOptions& opt) {
     benchmark::AddCustomContext(key + ".peaks_method", d->peaks.method);
     if (d->peaks.tensor_gflops > 0) benchmark::AddCustomContext(key + ".peak_tensor_gflops", std::to_string(d->peaks.tensor_gflops));
     std::printf("%s: %s, peaks measured: %.1f GFLOP/s FP32, %.1f GB/s", info.selector.c_str(), info.name.c_str(), d->peaks.gflops, d->peaks.gbps);
-    if (d->peaks.tensor_gflops > 0) std::printf(", %.1f GFLOP/s 16-bit on the tensor cores (the roofline of f16 and bf16 problems)", d->peaks.tensor_gflops);
+    if (d->peaks.tensor_gflops > 0)
+      std::printf(", %.1f GFLOP/s 16-bit on the tensor cores (the roofline of f16 and bf16 problems)", d->peaks.tensor_gflops);
     std::printf("\n");
     devices.push_back(std::move(d));
   }
@@ -257,10 +261,9 @@ int run_suite(const SuiteOptions& opt) {
       c->name = entry.name;
       c->device = d.get();
       BenchCtx* raw = c.get();
-      auto* b = benchmark::RegisterBenchmark(benchmark_name(entry.problem, d->runtime->device().selector).c_str(),
-                                   [raw, &opt, &failures](benchmark::State& st) {
-                                     guarded(st, *raw, failures, [&] { run_on_device(st, *raw, opt, failures); });
-                                   });
+      auto* b = benchmark::RegisterBenchmark(
+          benchmark_name(entry.problem, d->runtime->device().selector).c_str(),
+          [raw, &opt, &failures](benchmark::State& st) { guarded(st, *raw, failures, [&] { run_on_device(st, *raw, opt, failures); }); });
       b->UseManualTime()->Repetitions(opt.repetitions)->Unit(benchmark::kMillisecond);
       if (opt.timing == Timing::Stream)
         b->Iterations(1);  // the repetition's one iteration is a burst of min_time's launches
@@ -272,10 +275,9 @@ int run_suite(const SuiteOptions& opt) {
         pc->problem = entry.problem;
         pc->device = d.get();
         BenchCtx* praw = pc.get();
-        benchmark::RegisterBenchmark(benchmark_name(entry.problem, d->runtime->device().selector + "+clblast").c_str(),
-                                     [praw, &opt, &failures](benchmark::State& st) {
-                                       guarded(st, *praw, failures, [&] { run_clblast(st, *praw, opt); });
-                                     })
+        benchmark::RegisterBenchmark(
+            benchmark_name(entry.problem, d->runtime->device().selector + "+clblast").c_str(),
+            [praw, &opt, &failures](benchmark::State& st) { guarded(st, *praw, failures, [&] { run_clblast(st, *praw, opt); }); })
             ->UseManualTime()
             ->Repetitions(opt.repetitions)
             ->MinTime(opt.min_time)
@@ -288,9 +290,7 @@ int run_suite(const SuiteOptions& opt) {
       c->problem = entry.problem;
       BenchCtx* raw = c.get();
       benchmark::RegisterBenchmark(benchmark_name(entry.problem, "cpu-eigen").c_str(),
-                                   [raw, &opt, &failures](benchmark::State& st) {
-                                     guarded(st, *raw, failures, [&] { run_on_cpu(st, *raw, opt); });
-                                   })
+                                   [raw, &opt, &failures](benchmark::State& st) { guarded(st, *raw, failures, [&] { run_on_cpu(st, *raw, opt); }); })
           ->UseManualTime()
           ->Repetitions(opt.repetitions)
           ->MinTime(opt.min_time)

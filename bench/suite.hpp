@@ -17,18 +17,18 @@ namespace plumbline::bench {
 
 struct SuiteOptions {
   std::vector<BatchEntry> problems;
-  std::string devices = "all";         // selector
-  plans::KernelSource source;          // whose kernels to time: ours, or the user's
+  std::string devices = "all";  // selector
+  plans::KernelSource source;   // whose kernels to time: ours, or the user's
   int repetitions = 9;
-  double min_time = 0.1;               // seconds of kernel time per repetition
-  Timing timing = Timing::Launch;      // bench/timed.hpp
+  double min_time = 0.1;           // seconds of kernel time per repetition
+  Timing timing = Timing::Launch;  // bench/timed.hpp
   bool cpu_peer = false;
-  bool clblast_peer = false;           // CLBlast SGEMM beside our GEMMs on each device
-  std::string json;                    // Google Benchmark JSON out ("" for none)
-  std::string filter;                  // a regex on benchmark names ("" for all)
-  double check_budget = 3e8;           // FLOPs of the reference check before timing
+  bool clblast_peer = false;  // CLBlast SGEMM beside our GEMMs on each device
+  std::string json;           // Google Benchmark JSON out ("" for none)
+  std::string filter;         // a regex on benchmark names ("" for all)
+  double check_budget = 3e8;  // FLOPs of the reference check before timing
   uint64_t seed = 1;
-  bool verbose = false;                // Google Benchmark's own table instead of one line per benchmark
+  bool verbose = false;  // Google Benchmark's own table instead of one line per benchmark
 };
 
 // Runs the suite; returns 0, or 1 when a kernel failed its check (it is then reported as an error).

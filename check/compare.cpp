@@ -85,9 +85,8 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
     }
     const double mag = model.mag.numel() ? model.mag[i] : 0.0;
     // A NaN magnitude or peak: the terms' own sizes overflowed (Inf * 0 in the bookkeeping).
-    const double peak = std::isnan(mag) || (model.peak.numel() && std::isnan(model.peak[i]))
-                            ? INFINITY
-                            : (model.peak.numel() ? std::max(model.peak[i], mag) : mag);
+    const double peak =
+        std::isnan(mag) || (model.peak.numel() && std::isnan(model.peak[i])) ? INFINITY : (model.peak.numel() ? std::max(model.peak[i], mag) : mag);
     if (!(peak <= static_cast<double>(FLT_MAX) * (1 + kUnitRoundoff))) {  // no float evaluation can hold it (NaN: Inf * 0 in it)
       ++c.unrepresentable;
       continue;
@@ -96,11 +95,15 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
       // Beyond the format's range: Inf of the same sign, or its largest finite value where the bound
       // reaches back below the threshold (the computed value may have rounded either way).
       const bool near = !std::isinf(r) && std::abs(r) - reach_of(model, g, mag, r) < overflow_threshold(model.storage);
-      const bool ok = std::isnan(r) ? std::isnan(k)
-                                    : (std::isinf(k) || (near && std::abs(k) >= max_finite(model.storage))) && std::signbit(k) == std::signbit(r);
+      const bool ok =
+          std::isnan(r) ? std::isnan(k) : (std::isinf(k) || (near && std::abs(k) >= max_finite(model.storage))) && std::signbit(k) == std::signbit(r);
       if (!ok) {
         ++c.mismatches, ++c.nonfinite_mismatches;
-        note(i, INFINITY, 0, "kernel " + show(k) + ", reference " + show(r) + " (non-finite class differs)");
+        // A finite reference beyond the format's range is said as the format stores it: +-Inf.
+        const std::string stored = std::isfinite(r) ? std::string(", ") + (r < 0 ? "-inf" : "inf") + " in " + to_string(model.storage) +
+                                                          " (its largest finite value is " + show(max_finite(model.storage)) + ")"
+                                                    : "";
+        note(i, INFINITY, 0, "kernel " + show(k) + ", reference " + show(r) + stored + " (non-finite class differs)");
       }
       continue;
     }
@@ -124,9 +127,12 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
     if (ratio > 1) {
       ++c.mismatches;
       note(i, ratio, bound,
-           "kernel " + show(k) + ", reference " + show(r) + (model.exact ? (model.storage == DType::F32 ? std::string(" (exact mode: must be equal)")
-                                                                     : " (exact mode: must equal the reference rounded to " + std::string(to_string(model.storage)) + ", " +
-                                                                           show(round_to(model.storage, static_cast<float>(r))) + ")") : ", error " + show(err) + " > bound " + show(bound)));
+           "kernel " + show(k) + ", reference " + show(r) +
+               (model.exact
+                    ? (model.storage == DType::F32 ? std::string(" (exact mode: must be equal)")
+                                                   : " (exact mode: must equal the reference rounded to " + std::string(to_string(model.storage)) +
+                                                         ", " + show(round_to(model.storage, static_cast<float>(r))) + ")")
+                    : ", error " + show(err) + " > bound " + show(bound)));
     } else {
       note(i, ratio, bound, "");
     }
@@ -138,8 +144,7 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
 }  // namespace
 
 Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model) {
-  if (got.shape != ref.shape)
-    throw Error("output '" + name + "' has shape " + got.shape.str() + ", the reference " + ref.shape.str());
+  if (got.shape != ref.shape) throw Error("output '" + name + "' has shape " + got.shape.str() + ", the reference " + ref.shape.str());
   if ((model.mag.numel() && model.mag.shape != ref.shape) || (model.peak.numel() && model.peak.shape != ref.shape))
     throw Error("error model of '" + name + "' has the wrong shape");
   // Chunks of elements judged apart on the host's cores (core/parallel.hpp), then joined in order:
@@ -168,9 +173,8 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
   // kernel likely computed nothing (or wrote zeros), which a loose comparison could pass.
   if (nonzero_refs >= 4 && zero_where_nonzero * 2 > nonzero_refs) {
     c.untrustworthy = true;
-    c.message = "output '" + name + "' is zero in " + std::to_string(zero_where_nonzero) + " of " +
-                std::to_string(nonzero_refs) + " elements where the reference is not: untrustworthy" +
-                (c.message.empty() ? "" : "; " + c.message);
+    c.message = "output '" + name + "' is zero in " + std::to_string(zero_where_nonzero) + " of " + std::to_string(nonzero_refs) +
+                " elements where the reference is not: untrustworthy" + (c.message.empty() ? "" : "; " + c.message);
   }
   c.passed = c.mismatches == 0 && !c.untrustworthy;
   return c;

@@ -55,11 +55,11 @@ struct Comparison {
   bool untrustworthy = false;  // mostly zeros where the reference is not
   int64_t elements = 0, mismatches = 0, nonfinite_mismatches = 0;
   int64_t unrepresentable = 0;  // elements whose terms exceed float's range: not judged
-  double worst_ratio = 0;  // max error / bound (exact mode: 0, or infinity at a mismatch)
-  double max_error = 0;    // largest |kernel - ref| over the finite elements judged
+  double worst_ratio = 0;       // max error / bound (exact mode: 0, or infinity at a mismatch)
+  double max_error = 0;         // largest |kernel - ref| over the finite elements judged
   int64_t worst_index = -1;
   double worst_got = 0, worst_ref = 0, worst_bound = 0;
-  std::string message;  // the first problem, in words (empty when passed)
+  std::string message;       // the first problem, in words (empty when passed)
   int64_t first_index = -1;  // the element the message names, and what is wrong with it
   std::string first_why;
   int64_t zero_where_nonzero = 0, nonzero_refs = 0;  // the untrustworthy test's counts

@@ -34,8 +34,7 @@ void add_error_model(const std::string& op, ErrorModelFn fn) {
   if (!table().emplace(op, std::move(fn)).second) throw Error("operator '" + op + "' has an error model already");
 }
 
-std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref,
-                                     bool integer_inputs) {
+std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref, bool integer_inputs) {
   auto it = table().find(p.op());
   if (it == table().end()) throw Error("operator '" + p.op() + "' has no error model yet");
   std::vector<ErrorModel> m = it->second(p, inputs, ref, integer_inputs);
@@ -44,14 +43,12 @@ std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD
     model.storage = dtype_of(p);  // every output is stored in the problem's format
     // Integer inputs sum exactly in float32 only while every partial sum stays below 2^24, and mag
     // bounds them all; past it the bounded comparison is the right one.
-    if (model.exact && std::any_of(model.mag.data.begin(), model.mag.data.end(), [](double v) { return !(v < 16777216.0); }))
-      model.exact = false;
+    if (model.exact && std::any_of(model.mag.data.begin(), model.mag.data.end(), [](double v) { return !(v < 16777216.0); })) model.exact = false;
   }
   return m;
 }
 
-std::vector<ErrorModel> models::linear(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<double>& k,
-                                       bool exact, double ulps) {
+std::vector<ErrorModel> models::linear(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<double>& k, bool exact, double ulps) {
   // The finite terms' magnitudes: an Inf or NaN input gives the output the reference's class, which
   // the comparison judges as it is (a float evaluation gets the same class while the finite terms stay
   // within range: mag bounds them, and past FLT_MAX the element is not judged). With |Inf| in it, mag

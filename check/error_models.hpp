@@ -15,11 +15,10 @@ namespace plumbline {
 
 // inputs: the values the kernel received (as double); ref: the reference outputs; integer_inputs:
 // inputs are small integers (exact mode applies to linear operators).
-using ErrorModelFn = std::function<std::vector<ErrorModel>(const Problem&, const std::vector<TensorD>& inputs,
-                                                           const std::vector<TensorD>& ref, bool integer_inputs)>;
+using ErrorModelFn =
+    std::function<std::vector<ErrorModel>(const Problem&, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref, bool integer_inputs)>;
 
-std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs,
-                                     const std::vector<TensorD>& ref, bool integer_inputs);
+std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref, bool integer_inputs);
 bool has_error_model(const std::string& op);
 // The error model of an added operator (check/extend.hpp); Error when the operator has one already.
 void add_error_model(const std::string& op, ErrorModelFn fn);
@@ -27,16 +26,14 @@ void add_error_model(const std::string& op, ErrorModelFn fn);
 namespace models {
 
 // Linear operators: mag = the reference on |inputs|; k per output; exact on integer inputs if allowed.
-std::vector<ErrorModel> linear(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<double>& k,
-                               bool exact, double ulps = 0);
+std::vector<ErrorModel> linear(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<double>& k, bool exact, double ulps = 0);
 
 // An infinite cotangent times act'(x) where the derivative is below float's smallest normal at a finite
 // x (tanh'(1e38) = e^(-2e38): positive, but 0 in double and float alike): the true product is +-Inf,
 // an evaluation gives Inf * 0 = NaN or, with a slope off by an ulp, Inf. Not judgeable either way. relu
 // and none have exact derivatives (relu'(x < 0) = 0 makes Inf * 0 = NaN the right answer).
 inline bool inf_times_vanishing_slope(Act a, double d_y, double x) {
-  return std::isinf(d_y) && std::isfinite(x) && a != Act::Relu && a != Act::None &&
-         std::abs(act_derivative(a, x)) < 1.1754943508222875e-38;
+  return std::isinf(d_y) && std::isfinite(x) && a != Act::Relu && a != Act::None && std::abs(act_derivative(a, x)) < 1.1754943508222875e-38;
 }
 
 // Rounding of act(x) and of act'(x) in float, in units of u (error_models/elementwise.cpp).

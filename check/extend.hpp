@@ -12,10 +12,10 @@
 namespace plumbline {
 
 struct OperatorExtension {
-  OpSpec spec;                    // name, family, summary, attributes, and the signature function
-  RefFn<double> reference;        // the reference, in double (as the defining formula: loops or Eigen)
-  ErrorModelFn error_model;       // per output: how far a float evaluation may be (check/compare.hpp)
-  ProblemGenFactory generator;    // random problems (check/generators/common.hpp has dim(), fit_budget())
+  OpSpec spec;                  // name, family, summary, attributes, and the signature function
+  RefFn<double> reference;      // the reference, in double (as the defining formula: loops or Eigen)
+  ErrorModelFn error_model;     // per output: how far a float evaluation may be (check/compare.hpp)
+  ProblemGenFactory generator;  // random problems (check/generators/common.hpp has dim(), fit_budget())
 };
 
 // Registers every layer; call it before any check runs (e.g. at the start of main, or in a GoogleTest

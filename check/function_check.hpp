@@ -73,8 +73,8 @@ struct FunctionCheck {
   bool passed = true;
   int cases = 0;
   double worst_ratio = 0;
-  CaseResult failure;   // the first failing case, shrunk (when !passed)
-  Problem original;     // the problem it was shrunk from
+  CaseResult failure;  // the first failing case, shrunk (when !passed)
+  Problem original;    // the problem it was shrunk from
 };
 
 // Cases 0..cases-1 drawn as `plumbline check` draws them (sizes sweeping from small to large, value

@@ -39,8 +39,7 @@ rc::Gen<int64_t> small(int64_t lo, int64_t hi) { return rc::gen::inRange<int64_t
 
 rc::Gen<std::string> choice(const std::vector<std::string>& values) { return pick(values); }
 
-Problem fit_budget(const std::string& op, Attrs attrs, const std::vector<std::pair<std::string, int64_t>>& shrinkable,
-                   double budget) {
+Problem fit_budget(const std::string& op, Attrs attrs, const std::vector<std::pair<std::string, int64_t>>& shrinkable, double budget) {
   auto build = [&] {
     std::vector<std::pair<std::string, AttrValue>> v(attrs.begin(), attrs.end());
     return Problem::make(op, v);

@@ -22,8 +22,8 @@ constexpr double kStep = 1e-6;  // relative step: truncation ~h^2, rounding ~eps
 struct Setup {
   Problem fwd, bwd;
   Signature fsig, bsig;
-  std::vector<TensorD> x;            // forward inputs at the evaluation point
-  std::vector<size_t> diff_input;    // for each backward output: the forward input it is the gradient of
+  std::vector<TensorD> x;          // forward inputs at the evaluation point
+  std::vector<size_t> diff_input;  // for each backward output: the forward input it is the gradient of
   BackwardFn backward;
   std::function<std::vector<TensorD>(const Problem&, const std::vector<TensorD>&)> backward_error;
 };
@@ -49,8 +49,7 @@ Setup make_setup(const Problem& bwd, uint64_t seed, const GradcheckOptions& o) {
     size_t k = s.fsig.inputs.size();
     for (size_t i = 0; i < s.fsig.inputs.size(); ++i)
       if (grad_name(s.fsig.inputs[i].name) == out.name) k = i;
-    if (k == s.fsig.inputs.size())
-      throw Error(bwd.op() + ": output '" + out.name + "' is not the gradient of any input of " + s.fwd.op());
+    if (k == s.fsig.inputs.size()) throw Error(bwd.op() + ": output '" + out.name + "' is not the gradient of any input of " + s.fwd.op());
     s.diff_input.push_back(k);
   }
   if (!s.backward) s.backward = [](const Problem& p, const std::vector<TensorD>& in) { return run_reference(p, in); };
@@ -64,12 +63,21 @@ std::vector<TensorD> backward_inputs(const Setup& s, const std::vector<TensorD>&
   std::vector<TensorD> in;
   for (const auto& decl : s.bsig.inputs) {
     size_t i = index_of(s.fsig.inputs, decl.name);
-    if (i < s.fsig.inputs.size()) { in.push_back(s.x[i]); continue; }
+    if (i < s.fsig.inputs.size()) {
+      in.push_back(s.x[i]);
+      continue;
+    }
     i = index_of(s.fsig.outputs, decl.name);
-    if (i < s.fsig.outputs.size()) { in.push_back(y[i]); continue; }
+    if (i < s.fsig.outputs.size()) {
+      in.push_back(y[i]);
+      continue;
+    }
     bool found = false;
     for (size_t k = 0; k < s.fsig.outputs.size(); ++k)
-      if (grad_name(s.fsig.outputs[k].name) == decl.name) { in.push_back(v[k]); found = true; }
+      if (grad_name(s.fsig.outputs[k].name) == decl.name) {
+        in.push_back(v[k]);
+        found = true;
+      }
     if (!found) throw Error(s.bwd.op() + ": input '" + decl.name + "' is neither an input, an output nor a cotangent of " + s.fwd.op());
   }
   return in;
@@ -84,7 +92,7 @@ std::vector<TensorD> call_backward(const Setup& s, const std::vector<TensorD>& y
 // Differences of a vector-valued function of one scalar perturbation t, at t = +-h and +-h/2.
 struct Difference {
   double h = 0;
-  std::vector<double> estimate, error;   // central difference (Richardson-extrapolated) and its error
+  std::vector<double> estimate, error;     // central difference (Richardson-extrapolated) and its error
   std::vector<double> fp1, fm1, fp2, fm2;  // f(+h), f(-h), f(+h/2), f(-h/2)
 };
 
@@ -320,8 +328,7 @@ std::string GradcheckResult::summary() const {
   o << (passed ? "pass" : "FAIL") << " (" << mode << ", " << checks << " checks, worst ratio " << worst_ratio;
   if (kinks) o << ", " << kinks << " at kinks, matched one-sided or inside them";
   o << ")";
-  if (!where.empty())
-    o << "; worst at " << where << ": analytic " << analytic << ", numeric " << numeric << " +- " << fd_error;
+  if (!where.empty()) o << "; worst at " << where << ": analytic " << analytic << ", numeric " << numeric << " +- " << fd_error;
   return o.str();
 }
 

@@ -40,9 +40,9 @@ struct GradcheckOptions {
 
 struct GradcheckResult {
   bool passed = true;
-  std::string mode;     // "full" or "fast"
-  int64_t checks = 0;   // derivatives (full) or projections (fast) compared
-  int64_t kinks = 0;    // checks at a kink within the step, matched one-sided or with a step inside it
+  std::string mode;        // "full" or "fast"
+  int64_t checks = 0;      // derivatives (full) or projections (fast) compared
+  int64_t kinks = 0;       // checks at a kink within the step, matched one-sided or with a step inside it
   double worst_ratio = 0;  // max over checks of |analytic - numeric| / allowed; passes when <= 1
   // The worst check:
   std::string where;  // e.g. "d_w[3]  (w index 3, output y[17])" or "d_gamma . u (projection 2)"

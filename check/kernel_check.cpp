@@ -121,9 +121,7 @@ const plans::Variant& KernelChecker::select(const Problem& p) {
   throw Error("no variant of " + p.op() + " serves " + p.line());
 }
 
-const cl::Program& KernelChecker::program_for(const plans::Variant& v, DType dtype) {
-  return rt_.program(v.file, ocl::program_options(v, dtype));
-}
+const cl::Program& KernelChecker::program_for(const plans::Variant& v, DType dtype) { return rt_.program(v.file, ocl::program_options(v, dtype)); }
 
 namespace {
 
@@ -155,16 +153,17 @@ void KernelChecker::check_fits(const Problem& p, const plans::Variant& v) {
     const double bytes = bytes_of(d) * static_cast<double>(numel);
     device_total += bytes;
     if (bytes > static_cast<double>(dev.max_alloc_bytes))
-      throw Error(p.line() + ": " + what + " '" + name + "' needs " + gib(bytes) + ", more than the largest allocation of " +
-                  dev.selector + " (" + dev.name + "), " + gib(static_cast<double>(dev.max_alloc_bytes)));
+      throw Error(p.line() + ": " + what + " '" + name + "' needs " + gib(bytes) + ", more than the largest allocation of " + dev.selector + " (" +
+                  dev.name + "), " + gib(static_cast<double>(dev.max_alloc_bytes)));
   };
   for (const auto& t : sig.inputs) tensor(t.name, t.shape.numel(), "input", sig.storage_of(t)), host_elements += static_cast<double>(t.shape.numel());
-  for (const auto& t : sig.outputs) tensor(t.name, t.shape.numel(), "output", sig.storage_of(t)), host_elements += static_cast<double>(t.shape.numel());
+  for (const auto& t : sig.outputs)
+    tensor(t.name, t.shape.numel(), "output", sig.storage_of(t)), host_elements += static_cast<double>(t.shape.numel());
   const std::vector<int64_t> scratch = plans::scratch_floats(v, p);
   for (size_t i = 0; i < scratch.size(); ++i) tensor(v.scratch[i].name, scratch[i], "scratch buffer", DType::F32);
   if (device_total > static_cast<double>(dev.global_mem_bytes))
-    throw Error(p.line() + ": its tensors need " + gib(device_total) + " together, more than the global memory of " + dev.selector + " (" +
-                dev.name + "), " + gib(static_cast<double>(dev.global_mem_bytes)));
+    throw Error(p.line() + ": its tensors need " + gib(device_total) + " together, more than the global memory of " + dev.selector + " (" + dev.name +
+                "), " + gib(static_cast<double>(dev.global_mem_bytes)));
   // The host holds every tensor as float and as double, and the reference's outputs in double; a
   // sampled check only the floats (and its slices, which check_sampled fits to the memory left).
   const bool sample = sampled(p);
@@ -372,7 +371,8 @@ CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t 
   std::snprintf(buf, sizeof buf, "the full reference costs %.3g FLOPs: checking a sample of the outputs", sig.flops);
   say(buf, large);
   std::vector<TensorF> in_f;
-  for (size_t i = 0; i < sig.inputs.size(); ++i) in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i, sig.storage_of(sig.inputs[i]), sig.exact_ties));
+  for (size_t i = 0; i < sig.inputs.size(); ++i)
+    in_f.push_back(make_input_parallel(sig.inputs[i], values, seed + 1000003 * i, sig.storage_of(sig.inputs[i]), sig.exact_ties));
   say("inputs drawn, running the kernel", large);
   const std::optional<Execution> ex = execute_case(p, in_f, variant, r);
   if (!ex || !replayed(p, in_f, variant, *ex, r)) return r;
@@ -414,14 +414,14 @@ KernelCase CasePlan::at(int i) const {
     return {&v, std::move(steered), values_for_case(j), seed_ + static_cast<uint64_t>(i)};
   }
   throw Error("variant " + v.id() + " (" + v.where.str() + "): none of " + std::to_string(kTries) + " problems drawn for " + op_ +
-              " meets its condition '" + v.when.text() + "', even steered: write the condition as attribute comparisons joined by && "
+              " meets its condition '" + v.when.text() +
+              "', even steered: write the condition as attribute comparisons joined by && "
               "(docs/kernel-abi.md)");
 }
 
 CaseResult shrink_case(KernelChecker& kc, const KernelCase& c, const CaseResult& failed) {
-  const Problem small = shrink_failure(c.problem, [&](const Problem& q) {
-    return plans::applies(*c.variant, q) && !kc.run(q, c.values, c.seed, c.variant).passed;
-  });
+  const Problem small =
+      shrink_failure(c.problem, [&](const Problem& q) { return plans::applies(*c.variant, q) && !kc.run(q, c.values, c.seed, c.variant).passed; });
   if (small == failed.problem) return failed;
   CaseResult rs = kc.run(small, c.values, c.seed, c.variant);
   return rs.passed ? failed : rs;  // a failure that does not show again on its own is reported as it came

@@ -19,7 +19,6 @@
 
 namespace plumbline {
 
-
 // What one launch produced: the outputs, the kernel time, and the first memory problem (a write out
 // of bounds or into an input, an output element left unwritten), with its verdict; empty when none.
 struct Execution {
@@ -32,11 +31,11 @@ struct Execution {
 // The variants a source runs for an operator on a device: the plan's, and after each its tuned
 // instances for this device (NAME@CLASS, from the tuning database) that check covers too.
 struct KernelVariants {
-  std::vector<plans::Variant> all;      // what check covers
-  std::vector<size_t> base;             // the plan's variants among them, in priority order
-  std::map<std::string, size_t> tuned;  // "variant@class" -> its index
-  std::set<std::string> off;            // "variant@class" passed over on this device (an `off` entry)
-  std::set<std::string> other_devices;  // variants shaped for other device types (a `devices` line), passed over alike
+  std::vector<plans::Variant> all;                 // what check covers
+  std::vector<size_t> base;                        // the plan's variants among them, in priority order
+  std::map<std::string, size_t> tuned;             // "variant@class" -> its index
+  std::set<std::string> off;                       // "variant@class" passed over on this device (an `off` entry)
+  std::set<std::string> other_devices;             // variants shaped for other device types (a `devices` line), passed over alike
   std::map<std::string, std::string> unavailable;  // variant -> the features it needs that this device lacks: not run at all
   std::map<std::string, std::string> borrowed;     // "variant@class" -> the device of the same architecture whose entry it took
 };
@@ -124,8 +123,7 @@ struct KernelCase {
 
 class CasePlan {
  public:
-  CasePlan(const std::vector<plans::Variant>& variants, const std::string& op, int count, uint64_t seed,
-           double budget = kKernelCaseBudget);
+  CasePlan(const std::vector<plans::Variant>& variants, const std::string& op, int count, uint64_t seed, double budget = kKernelCaseBudget);
   KernelCase at(int i) const;
   int count() const { return count_; }
 

@@ -42,7 +42,8 @@ Crossing crossing_of(const plans::Variant& v, const Problem& p) {
       ++c.dims;
       c.crossed += groups >= 2;
       if (groups < c.fewest)
-        c.fewest = groups, c.where = "dimension " + std::to_string(i) + " of step " + st.entry + " (" + st.global[i].text() + ")", c.step = &st, c.dim = i;
+        c.fewest = groups, c.where = "dimension " + std::to_string(i) + " of step " + st.entry + " (" + st.global[i].text() + ")", c.step = &st,
+        c.dim = i;
     }
   }
   return c;

@@ -222,8 +222,9 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
     for (const Job& j : jobs) checked += j.kind == k;
     char buf[64];
     out.summary += (k ? "; " : "") + std::to_string(checked) + " of " + std::to_string(total) + " " + kind.unit;
-    out.summary += checked >= total ? " (all)" : std::string(" (a fault in ") + percent(buf, sizeof buf, fraction_caught(random_units[k])) +
-                                                     " of them is caught with probability 99%)";
+    out.summary += checked >= total ? " (all)"
+                                    : std::string(" (a fault in ") + percent(buf, sizeof buf, fraction_caught(random_units[k])) +
+                                          " of them is caught with probability 99%)";
   }
   out.summary = "sampled " + out.summary + ", " + std::to_string(out.elements) + " elements";
   return out;

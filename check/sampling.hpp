@@ -35,7 +35,7 @@ struct Slice {
 
 // One kind of unit a problem is sampled by ("elements of y", "rows of d_a").
 struct SliceKind {
-  std::string unit;  // plural
+  std::string unit;           // plural
   std::vector<int64_t> grid;  // the units form this grid; unit u is its row-major flat index
   double flops = 0;           // reference cost of one unit's slice (FLOPs of its problem)
   std::function<Slice(int64_t unit)> cut;
@@ -77,8 +77,8 @@ struct SampledCheck {
 
 // Checks the kernel's outputs `got` of p (inputs `in`) on a sample of units. integer_inputs: exact mode
 // where the error model allows it. progress(done, total) is called as slices finish.
-SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, const std::vector<TensorF>& got, bool integer_inputs,
-                           uint64_t seed, const std::function<void(int64_t, int64_t)>& progress = {});
+SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, const std::vector<TensorF>& got, bool integer_inputs, uint64_t seed,
+                           const std::function<void(int64_t, int64_t)>& progress = {});
 
 // The fraction of units a sample of `s` random units catches with probability 99%.
 double fraction_caught(int64_t s);

@@ -29,7 +29,8 @@ std::string source_line(const plans::Variant& v, const std::string& name, int li
   const fs::path file = fs::path(v.file).is_absolute() || v.file.rfind("./", 0) == 0 || v.file.rfind("../", 0) == 0
                             ? fs::path(v.file)
                             : fs::path(plans::kernel_dir()) / v.file;
-  for (const fs::path& candidate : {fs::path(name), file.parent_path() / fs::path(name).filename(), fs::path(plans::kernel_dir()) / fs::path(name).filename()}) {
+  for (const fs::path& candidate :
+       {fs::path(name), file.parent_path() / fs::path(name).filename(), fs::path(plans::kernel_dir()) / fs::path(name).filename()}) {
     if (!candidate.has_filename() || !fs::is_regular_file(candidate)) continue;
     std::ifstream f(candidate);
     std::string text;
@@ -173,14 +174,17 @@ std::vector<KernelCase> sanitizer_cases(const std::vector<plans::Variant>& varia
           const double cost = simulated_cost(v, *candidate);
           const int crossed = crossing_of(v, *candidate).crossed;
           if (cost > kSanitizerCaseCost && best) continue;
-          if (best && (crossed < best_crossed || (crossed == best_crossed && cost >= best_cost)) && !(best_cost > kSanitizerCaseCost && cost < best_cost)) continue;
+          if (best && (crossed < best_crossed || (crossed == best_crossed && cost >= best_cost)) &&
+              !(best_cost > kSanitizerCaseCost && cost < best_cost))
+            continue;
           best = candidate, best_cost = cost, best_crossed = crossed;
         }
       } catch (const Error&) {
         continue;  // a launch the plan refuses for this problem
       }
     }
-    if (!best) throw Error("variant " + v.id() + " (" + v.where.str() + "): no problem drawn for " + op + " meets its condition '" + v.when.text() + "'");
+    if (!best)
+      throw Error("variant " + v.id() + " (" + v.where.str() + "): no problem drawn for " + op + " meets its condition '" + v.when.text() + "'");
     if (const Crossing c = crossing_of(v, *best); !c.all() && notes)
       notes->push_back(v.id() + ": within the sanitizer's budget, " + std::to_string(c.crossed) + " of the " + std::to_string(c.dims) +
                        " growing dimensions of its launch have two work-groups; not " + c.where);
@@ -205,7 +209,9 @@ std::string verdict_path(const std::string& key) {
 
 std::string sanitizer_verdict_key(ocl::Runtime& rt, const plans::Variant& v, const Problem& p, Values values, uint64_t seed) {
   std::ostringstream d;
-  d << "plumbline sanitizer verdict v1\n" << p.line() << "\n" << to_string(values) << " " << seed << "\n"
+  d << "plumbline sanitizer verdict v1\n"
+    << p.line() << "\n"
+    << to_string(values) << " " << seed << "\n"
     << (rt.detecting_uninitialized() ? "uninitialized on" : "uninitialized off") << "\n"
     << v.id() << " " << v.nondeterministic << "\n";
   const DType dtype = signature_of(p).dtype;

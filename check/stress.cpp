@@ -54,8 +54,8 @@ double waves(const plans::Variant& v, const Problem& p, const ocl::DeviceInfo& d
   return most;
 }
 
-std::vector<KernelCase> stress_cases(const std::vector<plans::Variant>& variants, const std::string& op, const ocl::DeviceInfo& device,
-                                     uint64_t seed, std::vector<std::string>* notes) {
+std::vector<KernelCase> stress_cases(const std::vector<plans::Variant>& variants, const std::string& op, const ocl::DeviceInfo& device, uint64_t seed,
+                                     std::vector<std::string>* notes) {
   std::lock_guard<std::recursive_mutex> drawing(generator_mutex());
   std::vector<KernelCase> out;
   for (size_t vi = 0; vi < variants.size(); ++vi) {
@@ -65,7 +65,8 @@ std::vector<KernelCase> stress_cases(const std::vector<plans::Variant>& variants
     std::optional<Problem> p;
     for (int draw = 0; draw < 40 && !p; ++draw) {
       try {
-        const Problem drawn = sample_problem(op, GenContext(kKernelCaseBudget, plans::tile_sizes(v)), seed + 7919 * draw + 104729 * vi, draw % 8, 32).value();
+        const Problem drawn =
+            sample_problem(op, GenContext(kKernelCaseBudget, plans::tile_sizes(v)), seed + 7919 * draw + 104729 * vi, draw % 8, 32).value();
         if (const auto q = plans::steer(v, in_dtype(drawn)); q && fits(*q, device)) p = q;
       } catch (const Error&) {
       }
@@ -132,7 +133,8 @@ std::vector<KernelCase> stress_cases(const std::vector<plans::Variant>& variants
         note += buf;
       }
       if (!longest.empty() && p->i(longest) < target)
-        note += std::string(w < kWaves ? " and" : "") + " runs its loop over " + longest + " to " + std::to_string(p->i(longest)) + " of " + std::to_string(target);
+        note += std::string(w < kWaves ? " and" : "") + " runs its loop over " + longest + " to " + std::to_string(p->i(longest)) + " of " +
+                std::to_string(target);
       notes->push_back(note + ": no larger problem fits the device's memory, the check's budget and the variant's condition");
     }
     // Checked on a sample of its outputs where the operator can be sampled, however small.

@@ -21,7 +21,7 @@ double waves(const plans::Variant& v, const Problem& p, const ocl::DeviceInfo& d
 
 // One stress problem for each variant (its first storage format), and a line in `notes` for each that
 // fell short of the waves or the loop length (the limits reached, named).
-std::vector<KernelCase> stress_cases(const std::vector<plans::Variant>& variants, const std::string& op, const ocl::DeviceInfo& device,
-                                     uint64_t seed, std::vector<std::string>* notes = nullptr);
+std::vector<KernelCase> stress_cases(const std::vector<plans::Variant>& variants, const std::string& op, const ocl::DeviceInfo& device, uint64_t seed,
+                                     std::vector<std::string>* notes = nullptr);
 
 }  // namespace plumbline

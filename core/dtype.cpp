@@ -10,9 +10,12 @@ namespace plumbline {
 
 const char* to_string(DType d) {
   switch (d) {
-    case DType::F32: return "f32";
-    case DType::F16: return "f16";
-    case DType::BF16: return "bf16";
+    case DType::F32:
+      return "f32";
+    case DType::F16:
+      return "f16";
+    case DType::BF16:
+      return "bf16";
   }
   return "?";
 }
@@ -34,27 +37,36 @@ int bytes_of(DType d) { return d == DType::F32 ? 4 : 2; }
 
 double unit_roundoff(DType d) {
   switch (d) {
-    case DType::F32: return std::ldexp(1.0, -24);
-    case DType::F16: return std::ldexp(1.0, -11);
-    case DType::BF16: return std::ldexp(1.0, -8);
+    case DType::F32:
+      return std::ldexp(1.0, -24);
+    case DType::F16:
+      return std::ldexp(1.0, -11);
+    case DType::BF16:
+      return std::ldexp(1.0, -8);
   }
   return 0;
 }
 
 double max_finite(DType d) {
   switch (d) {
-    case DType::F32: return std::numeric_limits<float>::max();
-    case DType::F16: return 65504.0;
-    case DType::BF16: return std::ldexp(2.0 - std::ldexp(1.0, -7), 127);
+    case DType::F32:
+      return std::numeric_limits<float>::max();
+    case DType::F16:
+      return 65504.0;
+    case DType::BF16:
+      return std::ldexp(2.0 - std::ldexp(1.0, -7), 127);
   }
   return 0;
 }
 
 double overflow_threshold(DType d) {
   switch (d) {
-    case DType::F32: return std::ldexp(2.0 - std::ldexp(1.0, -24), 127);
-    case DType::F16: return 65520.0;
-    case DType::BF16: return std::ldexp(2.0 - std::ldexp(1.0, -8), 127);
+    case DType::F32:
+      return std::ldexp(2.0 - std::ldexp(1.0, -24), 127);
+    case DType::F16:
+      return 65520.0;
+    case DType::BF16:
+      return std::ldexp(2.0 - std::ldexp(1.0, -8), 127);
   }
   return 0;
 }
@@ -63,9 +75,12 @@ double min_normal(DType d) { return d == DType::F16 ? std::ldexp(1.0, -14) : std
 
 double min_subnormal(DType d) {
   switch (d) {
-    case DType::F32: return std::ldexp(1.0, -149);
-    case DType::F16: return std::ldexp(1.0, -24);
-    case DType::BF16: return std::ldexp(1.0, -133);
+    case DType::F32:
+      return std::ldexp(1.0, -149);
+    case DType::F16:
+      return std::ldexp(1.0, -24);
+    case DType::BF16:
+      return std::ldexp(1.0, -133);
   }
   return 0;
 }
@@ -123,18 +138,24 @@ float f16_value(uint16_t h) {
 
 uint16_t to_bits(DType d, float x) {
   switch (d) {
-    case DType::F16: return f16_bits(x);
-    case DType::BF16: return bf16_bits(x);
-    case DType::F32: break;
+    case DType::F16:
+      return f16_bits(x);
+    case DType::BF16:
+      return bf16_bits(x);
+    case DType::F32:
+      break;
   }
   throw Error("to_bits: float32 has no 16-bit word");
 }
 
 float from_bits(DType d, uint16_t bits) {
   switch (d) {
-    case DType::F16: return f16_value(bits);
-    case DType::BF16: return float_of(static_cast<uint32_t>(bits) << 16);
-    case DType::F32: break;
+    case DType::F16:
+      return f16_value(bits);
+    case DType::BF16:
+      return float_of(static_cast<uint32_t>(bits) << 16);
+    case DType::F32:
+      break;
   }
   throw Error("from_bits: float32 has no 16-bit word");
 }

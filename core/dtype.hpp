@@ -19,9 +19,9 @@ const std::vector<std::string>& dtype_names();     // f32 f16 bf16, the `dtype` 
 // The problem's storage format: its `dtype` attribute, f32 for operators without one.
 DType dtype_of(const Problem& p);
 
-int bytes_of(DType d);             // 4, 2, 2
-double unit_roundoff(DType d);     // u = 2^-p: 2^-24, 2^-11, 2^-8
-double max_finite(DType d);        // the largest finite value
+int bytes_of(DType d);               // 4, 2, 2
+double unit_roundoff(DType d);       // u = 2^-p: 2^-24, 2^-11, 2^-8
+double max_finite(DType d);          // the largest finite value
 double overflow_threshold(DType d);  // |x| from which round-to-nearest gives Inf (max + half an ulp)
 double min_normal(DType d);
 double min_subnormal(DType d);

@@ -25,8 +25,7 @@ std::string header_value(const std::string& header, const std::string& key, cons
 
 Shape parse_shape(const std::string& rest, const std::string& path) {
   const size_t open = rest.find('('), close = rest.find(')');
-  if (open == std::string::npos || close == std::string::npos || close < open)
-    throw Error(path + ": malformed 'shape' in .npy header");
+  if (open == std::string::npos || close == std::string::npos || close < open) throw Error(path + ": malformed 'shape' in .npy header");
   std::vector<int64_t> dims;
   std::stringstream ss(rest.substr(open + 1, close - open - 1));
   std::string item;
@@ -70,8 +69,10 @@ void write_impl(const std::string& path, const Tensor<T>& t, const char* descr, 
   const uint16_t len = static_cast<uint16_t>(header.size());
   f.write(reinterpret_cast<const char*>(&len), 2);
   f.write(header.data(), static_cast<std::streamsize>(header.size()));
-  if (data) f.write(data, static_cast<std::streamsize>(bytes));
-  else f.write(reinterpret_cast<const char*>(t.data.data()), static_cast<std::streamsize>(t.data.size() * sizeof(T)));
+  if (data)
+    f.write(data, static_cast<std::streamsize>(bytes));
+  else
+    f.write(reinterpret_cast<const char*>(t.data.data()), static_cast<std::streamsize>(t.data.size() * sizeof(T)));
   if (!f) throw Error("error while writing " + path);
 }
 
@@ -139,8 +140,8 @@ Tensor<T> read_npy(std::istream& f, const std::string& path, DType words) {
   std::vector<char> raw(static_cast<size_t>(need));
   f.read(raw.data(), static_cast<std::streamsize>(raw.size()));
   if (f.gcount() != static_cast<std::streamsize>(raw.size()))
-    throw Error(path + ": truncated data: shape " + out.shape.str() + " needs " + std::to_string(raw.size()) +
-                " bytes, file holds " + std::to_string(f.gcount()));
+    throw Error(path + ": truncated data: shape " + out.shape.str() + " needs " + std::to_string(raw.size()) + " bytes, file holds " +
+                std::to_string(f.gcount()));
   if (f.peek() != std::char_traits<char>::eof()) throw Error(path + ": trailing bytes after the array data");
   if (item == 4) {
     convert_into<float>(raw, out);

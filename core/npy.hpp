@@ -17,8 +17,8 @@ Tensor<T> read_npy(const std::string& path, DType words = DType::F32);
 template <class T>
 Tensor<T> read_npy(std::istream& in, const std::string& name, DType words = DType::F32);
 
-void write_npy(const std::string& path, const TensorF& t);  // writes '<f4'
-void write_npy(const std::string& path, const TensorD& t);  // writes '<f8'
+void write_npy(const std::string& path, const TensorF& t);      // writes '<f4'
+void write_npy(const std::string& path, const TensorD& t);      // writes '<f8'
 void write_npy_f16(const std::string& path, const TensorF& t);  // writes '<f2' (each value rounded to f16)
 
 }  // namespace plumbline

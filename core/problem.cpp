@@ -15,7 +15,6 @@ namespace {
 
 constexpr int64_t kMaxIntAttr = int64_t{1} << 40;
 
-
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   size_t start = 0;
@@ -34,16 +33,13 @@ std::string join(const std::vector<std::string>& v) {
 }
 
 AttrValue parse_value(const AttrSpec& spec, const std::string& text, const std::string& line) {
-  auto fail = [&](const std::string& why) -> AttrValue {
-    throw Error("problem line '" + line + "': attribute '" + spec.name + "' " + why);
-  };
+  auto fail = [&](const std::string& why) -> AttrValue { throw Error("problem line '" + line + "': attribute '" + spec.name + "' " + why); };
   if (text.empty()) return fail("has no value");
   switch (spec.kind) {
     case AttrKind::Int: {
       int64_t v = 0;
       auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (ec != std::errc() || ptr != text.data() + text.size())
-        return fail("must be an integer, got '" + text + "'");
+      if (ec != std::errc() || ptr != text.data() + text.size()) return fail("must be an integer, got '" + text + "'");
       if (v < spec.min) return fail("must be >= " + std::to_string(spec.min) + ", got " + text);
       // No tensor has a side of 2^40: the bound keeps the shape arithmetic of every operator in range
       // (found by fuzzing the parser: a padding of 7.8e18 overflowed conv2d's output size).
@@ -53,8 +49,7 @@ AttrValue parse_value(const AttrSpec& spec, const std::string& text, const std::
     case AttrKind::Float: {
       double v = 0;
       auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
-        return fail("must be a finite number, got '" + text + "'");
+      if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v)) return fail("must be a finite number, got '" + text + "'");
       return v;
     }
     case AttrKind::Enum:
@@ -67,9 +62,12 @@ AttrValue parse_value(const AttrSpec& spec, const std::string& text, const std::
 
 bool kind_matches(const AttrSpec& spec, const AttrValue& v) {
   switch (spec.kind) {
-    case AttrKind::Int: return std::holds_alternative<int64_t>(v);
-    case AttrKind::Float: return std::holds_alternative<double>(v);
-    case AttrKind::Enum: return std::holds_alternative<std::string>(v);
+    case AttrKind::Int:
+      return std::holds_alternative<int64_t>(v);
+    case AttrKind::Float:
+      return std::holds_alternative<double>(v);
+    case AttrKind::Enum:
+      return std::holds_alternative<std::string>(v);
   }
   return false;
 }
@@ -104,8 +102,7 @@ Problem Problem::parse(const std::string& raw) {
     const std::string field = trim(field_raw);
     const size_t eq = field.find('=');
     if (field.empty()) throw Error("problem line '" + line + "': empty field (two commas in a row, or a trailing comma)");
-    if (eq == std::string::npos)
-      throw Error("problem line '" + line + "': field '" + field + "' is not of the form name=value");
+    if (eq == std::string::npos) throw Error("problem line '" + line + "': field '" + field + "' is not of the form name=value");
     const std::string name = trim(field.substr(0, eq)), value = trim(field.substr(eq + 1));
     auto it = std::find_if(spec.attrs.begin(), spec.attrs.end(), [&](const AttrSpec& a) { return a.name == name; });
     if (it == spec.attrs.end()) {

@@ -12,11 +12,16 @@ namespace plumbline {
 
 const char* to_string(Values v) {
   switch (v) {
-    case Values::Integers: return "integers";
-    case Values::Uniform: return "uniform";
-    case Values::Normal: return "normal";
-    case Values::Edge: return "edge";
-    case Values::Sparse: return "sparse";
+    case Values::Integers:
+      return "integers";
+    case Values::Uniform:
+      return "uniform";
+    case Values::Normal:
+      return "normal";
+    case Values::Edge:
+      return "edge";
+    case Values::Sparse:
+      return "sparse";
   }
   return "?";
 }
@@ -29,8 +34,8 @@ Values values_from_string(const std::string& name) {
 
 const std::vector<float>& edge_values(DType d) {
   if (d == DType::F16) {
-    static const std::vector<float> h{0.0f,     -0.0f,     0x1p-24f,  -0x1p-24f, 0x1p-15f, 0x1p-14f,   INFINITY, -INFINITY, NAN,
-                                      65504.0f, -65504.0f, 11.0f,     -11.0f,    11.125f,  -17.0f,     1e4f,     -1e4f,     0x1p-23f};
+    static const std::vector<float> h{0.0f,     -0.0f,     0x1p-24f, -0x1p-24f, 0x1p-15f, 0x1p-14f, INFINITY, -INFINITY, NAN,
+                                      65504.0f, -65504.0f, 11.0f,    -11.0f,    11.125f,  -17.0f,   1e4f,     -1e4f,     0x1p-23f};
     return h;
   }
   if (d == DType::BF16) {
@@ -45,10 +50,9 @@ const std::vector<float>& edge_values(DType d) {
     return b;
   }
   using L = std::numeric_limits<float>;
-  static const std::vector<float> v{0.0f,         -0.0f,        L::denorm_min(), -L::denorm_min(), L::min() / 2,
-                                    L::min(),     L::infinity(), -L::infinity(),  L::quiet_NaN(),   L::max(),
-                                    -L::max(),    88.5f,        -88.5f,          89.0f,            -104.0f,
-                                    1e30f,        -1e30f,       1e-30f};
+  static const std::vector<float> v{
+      0.0f,     -0.0f,     L::denorm_min(), -L::denorm_min(), L::min() / 2, L::min(), L::infinity(), -L::infinity(), L::quiet_NaN(),
+      L::max(), -L::max(), 88.5f,           -88.5f,           89.0f,        -104.0f,  1e30f,         -1e30f,         1e-30f};
   return v;
 }
 
@@ -71,7 +75,8 @@ float draw(Values v, Rng& rng, DType d, bool ties) {
         const int k = std::uniform_int_distribution<int>(-3, 4)(rng);
         return k == 4 ? -0.0f : static_cast<float>(k);
       }
-    case Values::Uniform: return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
+    case Values::Uniform:
+      return std::uniform_real_distribution<float>(-1.0f, 1.0f)(rng);
     case Values::Normal: {
       float x = std::normal_distribution<float>(0.0f, 1.0f)(rng);
       if (std::uniform_int_distribution<int>(0, 63)(rng) == 0)
@@ -79,7 +84,8 @@ float draw(Values v, Rng& rng, DType d, bool ties) {
                             : std::ldexp(x, std::uniform_int_distribution<int>(4, 12)(rng));
       return x;
     }
-    case Values::Sparse: return draw(Values::Normal, rng, d, false);  // the specials: place_sparse_specials
+    case Values::Sparse:
+      return draw(Values::Normal, rng, d, false);  // the specials: place_sparse_specials
     case Values::Edge: {
       if (std::uniform_int_distribution<int>(0, 3)(rng) != 0) return draw(Values::Normal, rng, d, false);
       const auto& e = edge_values(d);
@@ -119,8 +125,8 @@ void place_sparse_specials(TensorF& t, Rng& rng, DType d) {
   const int count = std::uniform_int_distribution<int>(1, 4)(rng);
   for (int k = 0; k < count; ++k) {
     const bool inf = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
-    const float value = inf ? (std::uniform_int_distribution<int>(0, 1)(rng) ? INFINITY : -INFINITY)
-                            : e[std::uniform_int_distribution<size_t>(0, e.size() - 1)(rng)];
+    const float value =
+        inf ? (std::uniform_int_distribution<int>(0, 1)(rng) ? INFINITY : -INFINITY) : e[std::uniform_int_distribution<size_t>(0, e.size() - 1)(rng)];
     t.data[std::uniform_int_distribution<size_t>(0, t.data.size() - 1)(rng)] = value;
   }
 }
@@ -138,8 +144,10 @@ void mask_rows(TensorF& t, Rng& rng, DType d) {
     const int64_t start = std::uniform_int_distribution<int64_t>(0, cols - len)(rng);
     for (int64_t j = 0; j < cols; ++j) {
       float& x = t[r * cols + j];
-      if (j >= start && j < start + len) x = -std::numeric_limits<float>::infinity();
-      else if (!std::isfinite(x)) x = sample(Values::Normal, rng, d);
+      if (j >= start && j < start + len)
+        x = -std::numeric_limits<float>::infinity();
+      else if (!std::isfinite(x))
+        x = sample(Values::Normal, rng, d);
     }
   }
 }
@@ -155,7 +163,9 @@ void fill(TensorF& t, Values v, Rng& rng, DType d, bool ties) {
 TensorF make_input(const TensorDecl& decl, Values v, Rng& rng, DType d, bool ties) {
   TensorF t(decl.shape);
   switch (decl.domain) {
-    case Domain::Real: fill(t, v, rng, d, ties); break;
+    case Domain::Real:
+      fill(t, v, rng, d, ties);
+      break;
     case Domain::Logits:
       fill(t, v, rng, d, ties);
       if (v == Values::Edge) mask_rows(t, rng, d);

@@ -29,7 +29,7 @@ enum class Values {
 
 const char* to_string(Values v);
 inline void showValue(Values v, std::ostream& os) { os << to_string(v); }  // for RapidCheck's counterexamples
-Values values_from_string(const std::string& name);  // Error naming the choices on a bad name
+Values values_from_string(const std::string& name);                        // Error naming the choices on a bad name
 
 // The special values the Edge distribution mixes in, per storage format: float32's, or the format's own
 // (its largest finite value, smallest normal, subnormals, values near exp's overflow in the format).

@@ -69,6 +69,10 @@ std::vector<std::string> Registry::names() const {
   return v;
 }
 
+bool Registry::is_builtin(const std::string& name) const {
+  return std::any_of(ops_.begin(), ops_.end(), [&](const OpSpec& s) { return s.name == name; });
+}
+
 Signature signature_of(const Problem& p) {
   Signature s = Registry::get().find(p.op()).signature(p);
   s.dtype = dtype_of(p);

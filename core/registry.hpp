@@ -29,8 +29,8 @@ struct AttrSpec {
 
 // What values a tensor may hold. Only Real tensors are differentiable.
 enum class Domain {
-  Real,          // any float
-  ClassIndex,    // integers in [0, classes): class labels stored as floats
+  Real,             // any float
+  ClassIndex,       // integers in [0, classes): class labels stored as floats
   Distribution,     // non-negative rows that sum to 1 (soft labels, softmax outputs)
   LogDistribution,  // the logarithms of such rows (log_softmax outputs; log 0 = -Inf)
   Logits,           // any float; edge tensors also get masked rows: a run of -Inf, the rest finite
@@ -57,7 +57,7 @@ struct Signature {
   // half up is off by half an ulp: inside every bound). For operators whose outputs each round one sum
   // or product of two inputs (add, mul, bias_add); longer sums of such values would leave f16's range.
   bool exact_ties = false;
-  double bytes() const;   // bytes read and written, each tensor once
+  double bytes() const;  // bytes read and written, each tensor once
   const TensorDecl& input(const std::string& name) const;
   const TensorDecl& output(const std::string& name) const;
 };
@@ -77,7 +77,8 @@ class Registry {
   const OpSpec& find(const std::string& name) const;  // Error listing the known names if absent
   const OpSpec* find_or_null(const std::string& name) const;
   const std::vector<OpSpec>& all() const { return ops_; }  // the built-in operators
-  std::vector<std::string> names() const;                   // built-in and added ones
+  std::vector<std::string> names() const;                  // built-in and added ones
+  bool is_builtin(const std::string& name) const;          // plumbline's own (the CLI knows it), not added
   // An operator of another project (check/extend.hpp registers every layer of it): before any check
   // runs; Error when the name is taken. Added operators stay where they are (find's references hold).
   static void add(OpSpec spec);

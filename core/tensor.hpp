@@ -44,8 +44,7 @@ struct Tensor {
  private:
   void check_view(int64_t rows, int64_t cols) const {
     if (rows * cols != numel())
-      throw Error("tensor of shape " + shape.str() + " viewed as a " + std::to_string(rows) + "x" +
-                  std::to_string(cols) + " matrix");
+      throw Error("tensor of shape " + shape.str() + " viewed as a " + std::to_string(rows) + "x" + std::to_string(cols) + " matrix");
   }
 };
 

@@ -52,8 +52,8 @@ std::map<std::string, int> add_backward(Graph& g, const std::string& loss_name, 
   return out;
 }
 
-GradientCheck check_gradients(const Graph& g, const std::string& loss, const std::vector<std::string>& wrt,
-                              const Bindings<double>& at, double rtol, double atol) {
+GradientCheck check_gradients(const Graph& g, const std::string& loss, const std::vector<std::string>& wrt, const Bindings<double>& at, double rtol,
+                              double atol) {
   GradientCheck r;
   const auto analytic = run_graph<double>(g, at);
   auto f = [&](const Bindings<double>& x) { return run_graph<double>(g, x).at(loss)[0]; };
@@ -94,8 +94,8 @@ GradientCheck check_gradients(const Graph& g, const std::string& loss, const std
       ++r.checks;
       if (std::isnan(ratio) || ratio > r.worst_ratio || r.where.empty()) {
         r.worst_ratio = std::isnan(ratio) ? INFINITY : ratio;
-        r.where = "d_" + name + "[" + std::to_string(e) + "]: analytic " + std::to_string(d[e]) + ", numeric " +
-                  std::to_string(num) + " (fd error " + std::to_string(err) + ")";
+        r.where = "d_" + name + "[" + std::to_string(e) + "]: analytic " + std::to_string(d[e]) + ", numeric " + std::to_string(num) + " (fd error " +
+                  std::to_string(err) + ")";
       }
     }
   }

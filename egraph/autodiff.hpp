@@ -26,7 +26,7 @@ struct GradientCheck {
 // in `wrt`, against the graph's "d_<input>" outputs; allowed: rtol * |numeric| + atol * max |numeric|
 // over all the tensors + the finite-difference error estimate (the two steps' difference, and the loss's
 // rounding (64 ulps of it, from the forward's sums) over the step).
-GradientCheck check_gradients(const Graph& g, const std::string& loss, const std::vector<std::string>& wrt,
-                              const Bindings<double>& at, double rtol = 1e-6, double atol = 1e-8);
+GradientCheck check_gradients(const Graph& g, const std::string& loss, const std::vector<std::string>& wrt, const Bindings<double>& at,
+                              double rtol = 1e-6, double atol = 1e-8);
 
 }  // namespace plumbline::graph

@@ -68,8 +68,7 @@ DeviceRun run_on_device(KernelChecker& kc, const graph::Graph& g, const graph::B
   return run;
 }
 
-std::string DeviceSideEvaluator::check(const graph::Graph& lhs, const graph::Graph& rhs, const graph::Bindings<float>& inputs,
-                                       bool bitwise) {
+std::string DeviceSideEvaluator::check(const graph::Graph& lhs, const graph::Graph& rhs, const graph::Bindings<float>& inputs, bool bitwise) {
   const DeviceRun l = run_on_device(kc_, lhs, inputs, bitwise);
   if (!l.problem.empty()) return "left side: " + l.problem;
   const DeviceRun r = run_on_device(kc_, rhs, inputs, bitwise);

@@ -28,8 +28,7 @@ class DeviceSideEvaluator : public SideEvaluator {
  public:
   DeviceSideEvaluator(KernelChecker& kc, std::string name) : kc_(kc), name_(std::move(name)) {}
   std::string name() const override { return name_; }
-  std::string check(const graph::Graph& lhs, const graph::Graph& rhs, const graph::Bindings<float>& inputs,
-                    bool bitwise) override;
+  std::string check(const graph::Graph& lhs, const graph::Graph& rhs, const graph::Bindings<float>& inputs, bool bitwise) override;
 
  private:
   KernelChecker& kc_;

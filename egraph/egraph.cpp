@@ -78,16 +78,13 @@ bool EGraph::merge(Id a, Id b, const std::string& reason) {
   Id ra = find(a), rb = find(b);
   if (ra == rb) return false;
   if (!(classes_.at(ra).shape == classes_.at(rb).shape))
-    throw Error("rule '" + reason + "' merges " + term_str(a, 3) + " of shape " + classes_.at(ra).shape.str() + " with " +
-                term_str(b, 3) + " of shape " + classes_.at(rb).shape.str());
+    throw Error("rule '" + reason + "' merges " + term_str(a, 3) + " of shape " + classes_.at(ra).shape.str() + " with " + term_str(b, 3) +
+                " of shape " + classes_.at(rb).shape.str());
   proof_[a].push_back({b, reason});
   proof_[b].push_back({a, reason});
   // The larger class absorbs the smaller (ties: the older id): few moves, deterministic.
-  if (classes_.at(ra).nodes.size() + classes_.at(ra).parents.size() <
-          classes_.at(rb).nodes.size() + classes_.at(rb).parents.size() ||
-      (classes_.at(ra).nodes.size() + classes_.at(ra).parents.size() ==
-           classes_.at(rb).nodes.size() + classes_.at(rb).parents.size() &&
-       rb < ra))
+  if (classes_.at(ra).nodes.size() + classes_.at(ra).parents.size() < classes_.at(rb).nodes.size() + classes_.at(rb).parents.size() ||
+      (classes_.at(ra).nodes.size() + classes_.at(ra).parents.size() == classes_.at(rb).nodes.size() + classes_.at(rb).parents.size() && rb < ra))
     std::swap(ra, rb);
   EClass from = std::move(classes_.at(rb));
   classes_.erase(rb);
@@ -139,9 +136,8 @@ void EGraph::rebuild() {
   for (auto& v : by_op_) v.clear();
   for (auto& [id, cls] : classes_) {
     for (ENode& n : cls.nodes) n = canonical(n);
-    std::sort(cls.nodes.begin(), cls.nodes.end(), [](const ENode& a, const ENode& b) {
-      return std::tie(a.op, a.attrs, a.children) < std::tie(b.op, b.attrs, b.children);
-    });
+    std::sort(cls.nodes.begin(), cls.nodes.end(),
+              [](const ENode& a, const ENode& b) { return std::tie(a.op, a.attrs, a.children) < std::tie(b.op, b.attrs, b.children); });
     cls.nodes.erase(std::unique(cls.nodes.begin(), cls.nodes.end()), cls.nodes.end());
     for (const ENode& n : cls.nodes) memo_[n] = id;
     for (const ENode& n : cls.nodes)

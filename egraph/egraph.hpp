@@ -77,8 +77,8 @@ class EGraph {
   ENode canonical(ENode n) const;
   void repair(Id id);
 
-  std::vector<Id> parent_;                      // union-find
-  std::map<Id, EClass> classes_;                // canonical id -> class (ordered: deterministic)
+  std::vector<Id> parent_;        // union-find
+  std::map<Id, EClass> classes_;  // canonical id -> class (ordered: deterministic)
   std::unordered_map<ENode, Id, ENodeHash> memo_;
   std::vector<Id> pending_;
   std::vector<graph::Attrs> attrs_;

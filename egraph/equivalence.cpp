@@ -21,8 +21,8 @@ static std::string num(double v) {
   return s.str();
 }
 
-SideComparison compare_sides(const std::string& name, const TensorD& l64, const TensorD& r64, const TensorF& l32,
-                             const TensorF& r32, Numerics numerics, double approx_bound, bool integer_inputs) {
+SideComparison compare_sides(const std::string& name, const TensorD& l64, const TensorD& r64, const TensorF& l32, const TensorF& r32,
+                             Numerics numerics, double approx_bound, bool integer_inputs) {
   SideComparison c;
   if (!(l64.shape == r64.shape)) {
     c.passed = false;
@@ -52,12 +52,13 @@ SideComparison compare_sides(const std::string& name, const TensorD& l64, const 
     if (bitwise) {
       const bool same32 = l32[i] == r32[i] || (std::isnan(l32[i]) && std::isnan(r32[i]));
       if (l != r || !same32)
-        fail(i, INFINITY, "left " + num(l) + ", right " + num(r) + " in double; " + num(l32[i]) + " vs " + num(r32[i]) +
-                              " in float (exact rule on integer inputs: must be equal bit for bit)");
+        fail(i, INFINITY,
+             "left " + num(l) + ", right " + num(r) + " in double; " + num(l32[i]) + " vs " + num(r32[i]) +
+                 " in float (exact rule on integer inputs: must be equal bit for bit)");
       continue;
     }
-    const double allowed = numerics == Numerics::Approx ? approx_bound * (1 + std::abs(r))
-                                                        : std::ldexp(n, -20) + std::ldexp(std::max(std::abs(l), std::abs(r)), -40);
+    const double allowed =
+        numerics == Numerics::Approx ? approx_bound * (1 + std::abs(r)) : std::ldexp(n, -20) + std::ldexp(std::max(std::abs(l), std::abs(r)), -40);
     const double diff = std::abs(l - r);
     const double ratio = diff == 0 ? 0 : diff / allowed;
     if (ratio > 1) {

@@ -29,7 +29,7 @@ struct SideComparison {
   std::string message;                   // the first mismatch, in words
 };
 
-SideComparison compare_sides(const std::string& name, const TensorD& l64, const TensorD& r64, const TensorF& l32,
-                             const TensorF& r32, Numerics numerics, double approx_bound, bool integer_inputs);
+SideComparison compare_sides(const std::string& name, const TensorD& l64, const TensorD& r64, const TensorF& l32, const TensorF& r32,
+                             Numerics numerics, double approx_bound, bool integer_inputs);
 
 }  // namespace plumbline::egraph

@@ -14,10 +14,10 @@
 namespace plumbline::egraph {
 
 struct CostModel {
-  double flops_per_us = 50e6;   // ~50 TFLOP/s FP32 (an H100's order of magnitude)
-  double bytes_per_us = 3e6;    // ~3 TB/s
-  double launch_us = 2;         // per kernel
-  double node_us = 1e-6;        // every e-node costs something: no zero-cost cycles
+  double flops_per_us = 50e6;                           // ~50 TFLOP/s FP32 (an H100's order of magnitude)
+  double bytes_per_us = 3e6;                            // ~3 TB/s
+  double launch_us = 2;                                 // per kernel
+  double node_us = 1e-6;                                // every e-node costs something: no zero-cost cycles
   double cost(const EGraph& eg, const ENode& n) const;  // microseconds
 };
 

@@ -10,9 +10,7 @@ int Graph::input(const std::string& name, const Shape& shape) {
   return add("var", {}, {{"name", name}, {"shape", shape_text(shape)}});
 }
 
-int Graph::fill(const Shape& shape, double value) {
-  return add("fill", {}, {{"shape", shape_text(shape)}, {"value", value}});
-}
+int Graph::fill(const Shape& shape, double value) { return add("fill", {}, {{"shape", shape_text(shape)}, {"value", value}}); }
 
 int Graph::add(const std::string& op_name, std::vector<int> args, const Attrs& attrs) {
   const GraphOp& op = find_graph_op(op_name);

@@ -30,7 +30,7 @@ class Graph {
   const std::vector<Node>& nodes() const { return nodes_; }
   const std::vector<std::pair<std::string, int>>& outputs() const { return outputs_; }
   std::vector<std::pair<std::string, int>> inputs() const;  // var nodes, in order of creation
-  int output(const std::string& name) const;               // Error if absent
+  int output(const std::string& name) const;                // Error if absent
   // Nodes that reach an output (the rest is dead code).
   std::vector<bool> live() const;
   std::string str() const;  // one node per line: "%3 = matmul :ta 0 :tb 0 %1 %2   [4,5]"

@@ -67,8 +67,7 @@ TrainingGraph conv_block(int64_t n, int64_t c, int64_t hw, int64_t k, int64_t gr
   return t;
 }
 
-static int transformer_layer(Graph& g, int x, const std::string& p, std::map<std::string, TensorDecl>& decls,
-                             int64_t dim, int64_t hidden) {
+static int transformer_layer(Graph& g, int x, const std::string& p, std::map<std::string, TensorDecl>& decls, int64_t dim, int64_t hidden) {
   auto param = [&](const std::string& name, const Shape& s) {
     decls[p + name] = TensorDecl{p + name, s, Domain::Real, 0};
     return g.input(p + name, s);
@@ -99,9 +98,7 @@ TrainingGraph transformer_stack(int layers, int64_t tokens, int64_t dim, int64_t
 
 TrainingGraph transformer_mlp(int64_t tokens, int64_t dim, int64_t hidden) { return transformer_stack(1, tokens, dim, hidden); }
 
-std::vector<TrainingGraph> small_training_graphs() {
-  return {mlp_gelu(3, 4, 5, 3), conv_block(2, 2, 4, 3, 3), transformer_mlp(3, 4, 6)};
-}
+std::vector<TrainingGraph> small_training_graphs() { return {mlp_gelu(3, 4, 5, 3), conv_block(2, 2, 4, 3, 3), transformer_mlp(3, 4, 6)}; }
 
 graph::Bindings<float> training_inputs(const TrainingGraph& t, Values values, uint64_t seed) {
   Rng rng(seed);

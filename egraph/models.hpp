@@ -14,8 +14,8 @@ namespace plumbline::egraph {
 
 struct TrainingGraph {
   std::string name;
-  graph::Graph graph;                       // outputs: "loss" and "d_<param>" for each parameter
-  std::vector<std::string> params;          // the differentiated inputs
+  graph::Graph graph;                        // outputs: "loss" and "d_<param>" for each parameter
+  std::vector<std::string> params;           // the differentiated inputs
   std::map<std::string, TensorDecl> inputs;  // every input, with its domain (class labels, ...)
 };
 

@@ -109,8 +109,7 @@ Attrs complete_attrs(const GraphOp& op, const Attrs& given) {
         break;
       case AttrKind::Enum:
         if (!std::holds_alternative<std::string>(v)) throw Error(where + "must be a name");
-        if (!spec.choices.empty() &&
-            std::find(spec.choices.begin(), spec.choices.end(), std::get<std::string>(v)) == spec.choices.end()) {
+        if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), std::get<std::string>(v)) == spec.choices.end()) {
           std::string c;
           for (const auto& x : spec.choices) c += (c.empty() ? "" : ", ") + x;
           throw Error(where + "is '" + std::get<std::string>(v) + "', not one of " + c);
@@ -131,9 +130,8 @@ static std::string shapes_str(const std::vector<Shape>& in) {
 Problem problem_of(const GraphOp& op, const std::vector<Shape>& in, const Attrs& attrs) {
   if (op.problem_op.empty()) throw Error(op.name + " is a graph-only operator: it has no registry problem");
   if (static_cast<int>(in.size()) < op.min_args || static_cast<int>(in.size()) > op.max_args)
-    throw Error(op.name + ": takes " + std::to_string(op.min_args) +
-                (op.max_args != op.min_args ? " to " + std::to_string(op.max_args) : "") + " arguments, got " +
-                std::to_string(in.size()));
+    throw Error(op.name + ": takes " + std::to_string(op.min_args) + (op.max_args != op.min_args ? " to " + std::to_string(op.max_args) : "") +
+                " arguments, got " + std::to_string(in.size()));
   std::vector<std::pair<std::string, AttrValue>> all(attrs.begin(), attrs.end());
   for (auto& kv : op.bind(in, attrs)) all.push_back(std::move(kv));
   Problem p;
@@ -178,16 +176,20 @@ Tensor<T> evaluate(const GraphOp& op, const std::vector<Tensor<T>>& in, const At
   for (const auto& t : in) shapes.push_back(t.shape);
   const Shape out_shape = infer_shape(op, shapes, attrs);
   if (op.problem_op.empty()) {
-    if constexpr (std::is_same_v<T, double>) return op.eval_d(in, attrs, out_shape);
-    else return op.eval_f(in, attrs, out_shape);
+    if constexpr (std::is_same_v<T, double>)
+      return op.eval_d(in, attrs, out_shape);
+    else
+      return op.eval_f(in, attrs, out_shape);
   }
   const Problem p = problem_of(op, shapes, attrs);
   const Signature sig = signature_of(p);
   std::vector<Tensor<T>> args = in;
   for (size_t i = 0; i < args.size(); ++i) args[i].shape = sig.inputs[i].shape;  // flat operators see [numel]
   std::vector<Tensor<T>> outs;
-  if constexpr (std::is_same_v<T, double>) outs = run_reference(p, args);
-  else outs = run_reference_f32(p, args);
+  if constexpr (std::is_same_v<T, double>)
+    outs = run_reference(p, args);
+  else
+    outs = run_reference_f32(p, args);
   Tensor<T> y = std::move(outs[static_cast<size_t>(output_index(op, sig))]);
   y.shape = out_shape;
   return y;
@@ -212,9 +214,8 @@ Work work_of(const GraphOp& op, const std::vector<Shape>& in, const Attrs& attrs
   return w;
 }
 
-GraphOp registry_graph_op(const std::string& name, const std::string& problem_op, const std::string& output,
-                          int min_args, int max_args, const std::vector<std::string>& shape_attrs,
-                          decltype(GraphOp::bind) bind) {
+GraphOp registry_graph_op(const std::string& name, const std::string& problem_op, const std::string& output, int min_args, int max_args,
+                          const std::vector<std::string>& shape_attrs, decltype(GraphOp::bind) bind) {
   const OpSpec& spec = Registry::get().find(problem_op);
   GraphOp op;
   op.name = name;

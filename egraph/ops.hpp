@@ -37,8 +37,7 @@ template <class T>
 using NativeFn = std::function<Tensor<T>(const std::vector<Tensor<T>>&, const Attrs&, const Shape& out)>;
 // Reverse mode: given the node's inputs, the node itself and the gradient of its output, add the
 // gradients of its inputs to the graph (-1: none: not differentiable or not a real input).
-using VjpFn = std::function<std::vector<int>(Graph& g, const std::vector<int>& args, int self, int d_out,
-                                             const Attrs& attrs)>;
+using VjpFn = std::function<std::vector<int>(Graph& g, const std::vector<int>& args, int self, int d_out, const Attrs& attrs)>;
 
 struct GraphOp {
   std::string name;
@@ -96,9 +95,8 @@ void add_data_graph_ops(std::vector<GraphOp>& ops);  // graph-only: var, fill, r
 
 // Helpers for the family files.
 // A registry operator's node: its attributes are the registry's minus `shape_attrs` (bound by `bind`).
-GraphOp registry_graph_op(const std::string& name, const std::string& problem_op, const std::string& output,
-                          int min_args, int max_args, const std::vector<std::string>& shape_attrs,
-                          decltype(GraphOp::bind) bind);
+GraphOp registry_graph_op(const std::string& name, const std::string& problem_op, const std::string& output, int min_args, int max_args,
+                          const std::vector<std::string>& shape_attrs, decltype(GraphOp::bind) bind);
 void need_rank(const std::string& op, const std::vector<Shape>& in, size_t i, std::initializer_list<int> ranks);
 
 }  // namespace plumbline::graph

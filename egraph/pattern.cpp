@@ -18,8 +18,10 @@ void CompiledPattern::compile(const Pattern& p, int reg, std::map<std::string, i
     const Pattern& a = p.args[i];
     const int r = out + static_cast<int>(i);
     if (a.is_var) {
-      if (auto it = seen.find(a.var); it != seen.end()) program_.push_back({Instr::Kind::Compare, r, it->second, nullptr});
-      else seen[a.var] = r;
+      if (auto it = seen.find(a.var); it != seen.end())
+        program_.push_back({Instr::Kind::Compare, r, it->second, nullptr});
+      else
+        seen[a.var] = r;
     } else {
       compile(a, r, seen);
     }
@@ -38,8 +40,8 @@ static bool attr_fits(const Pattern& p, const AttrSpec& s, const AttrValue& valu
   return value == s.def;  // not written: the default
 }
 
-void CompiledPattern::run(const EGraph& eg, size_t pc, std::vector<Id>& regs, std::map<std::string, AttrValue>& attrs,
-                          std::vector<Match>& out, size_t limit) const {
+void CompiledPattern::run(const EGraph& eg, size_t pc, std::vector<Id>& regs, std::map<std::string, AttrValue>& attrs, std::vector<Match>& out,
+                          size_t limit) const {
   if (out.size() >= limit) return;
   if (pc == program_.size()) {
     Match m;
@@ -65,8 +67,7 @@ void CompiledPattern::run(const EGraph& eg, size_t pc, std::vector<Id>& regs, st
   }
 }
 
-bool CompiledPattern::finish(const EGraph& eg, const std::vector<Id>& regs, const std::map<std::string, AttrValue>& attrs,
-                             Match& m) const {
+bool CompiledPattern::finish(const EGraph& eg, const std::vector<Id>& regs, const std::map<std::string, AttrValue>& attrs, Match& m) const {
   m.root = eg.find(regs[0]);
   m.binding.attrs = attrs;
   for (const auto& [name, reg] : var_reg_) m.vars[name] = eg.find(regs[static_cast<size_t>(reg)]);

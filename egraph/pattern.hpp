@@ -36,8 +36,7 @@ class CompiledPattern {
     const Pattern* pat = nullptr;
   };
   void compile(const Pattern& p, int reg, std::map<std::string, int>& seen);
-  void run(const EGraph& eg, size_t pc, std::vector<Id>& regs, std::map<std::string, AttrValue>& attrs,
-           std::vector<Match>& out, size_t limit) const;
+  void run(const EGraph& eg, size_t pc, std::vector<Id>& regs, std::map<std::string, AttrValue>& attrs, std::vector<Match>& out, size_t limit) const;
   bool finish(const EGraph& eg, const std::vector<Id>& regs, const std::map<std::string, AttrValue>& attrs, Match& m) const;
 
   const Rule* rule_;

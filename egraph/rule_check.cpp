@@ -63,7 +63,8 @@ graph::Bindings<float> draw_inputs(const Rule& rule, const RuleInstance& inst, V
     TensorF t = make_input(decl, values, rng);
     if (v.finite)
       for (auto& x : t.data)
-        while (!std::isfinite(x) || std::abs(x) > v.bound) x = std::clamp(sample(Values::Normal, rng), static_cast<float>(-v.bound), static_cast<float>(v.bound));
+        while (!std::isfinite(x) || std::abs(x) > v.bound)
+          x = std::clamp(sample(Values::Normal, rng), static_cast<float>(-v.bound), static_cast<float>(v.bound));
     in[v.name] = std::move(t);
   }
   return in;
@@ -165,13 +166,15 @@ Binding parse_binding(const Rule& rule, const std::string& text) {
     if (eq == std::string::npos || eq == 0) throw Error("'" + item + "': write SYMBOL=VALUE, e.g. m=2 or ?act=relu");
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     if (key[0] == '?') {
-      if (std::find(attrs.begin(), attrs.end(), key) == attrs.end())
-        throw Error("rule '" + rule.name + "' has no attribute variable " + key);
+      if (std::find(attrs.begin(), attrs.end(), key) == attrs.end()) throw Error("rule '" + rule.name + "' has no attribute variable " + key);
       const AttrSpec& spec = rule.attr_var_spec(key);
       try {
-        if (spec.kind == AttrKind::Int) b.attrs[key] = static_cast<int64_t>(std::stoll(value));
-        else if (spec.kind == AttrKind::Float) b.attrs[key] = std::stod(value);
-        else b.attrs[key] = value;
+        if (spec.kind == AttrKind::Int)
+          b.attrs[key] = static_cast<int64_t>(std::stoll(value));
+        else if (spec.kind == AttrKind::Float)
+          b.attrs[key] = std::stod(value);
+        else
+          b.attrs[key] = value;
       } catch (const std::exception&) {
         throw Error(key + "=" + value + ": not a number");
       }
@@ -228,7 +231,8 @@ std::vector<RuleInstance> sample_instances(const Rule& rule, const RuleCheckOpti
       for (const auto& sym : shape_syms) {  // any rank from 1 to 4
         const int rank = static_cast<int>(std::uniform_int_distribution<int>(1, 4)(rng));
         std::vector<int64_t> d;
-        for (int r = 0; r < rank; ++r) d.push_back(std::uniform_int_distribution<int64_t>(1, medium ? std::max<int64_t>(1, opt.max_dim / rank) : 3)(rng));
+        for (int r = 0; r < rank; ++r)
+          d.push_back(std::uniform_int_distribution<int64_t>(1, medium ? std::max<int64_t>(1, opt.max_dim / rank) : 3)(rng));
         b.shapes[sym] = Shape(d);
       }
       for (size_t k = 0; k < attr_vars.size(); ++k) {
@@ -279,8 +283,8 @@ RuleVerdict check_rule(const Rule& rule, const RuleCheckOptions& opt, const std:
   }
   if (instances.empty()) {
     v.passed = false;
-    v.message = "no instance satisfies the rule's conditions and builds its left side (" + std::to_string(v.rejected) +
-                " tried): the rule is never checked";
+    v.message =
+        "no instance satisfies the rule's conditions and builds its left side (" + std::to_string(v.rejected) + " tried): the rule is never checked";
     return v;
   }
 
@@ -364,8 +368,8 @@ RuleVerdict check_rule(const Rule& rule, const RuleCheckOptions& opt, const std:
       v.passed = false;
       v.message = message;
       std::ostringstream ce;
-      ce << "rule '" << rule.name << "' (" << rule.file << ":" << rule.line << ") fails at " << best.binding.str()
-         << ", values " << to_string(kind) << ", seed " << seed << ":\n";
+      ce << "rule '" << rule.name << "' (" << rule.file << ":" << rule.line << ") fails at " << best.binding.str() << ", values " << to_string(kind)
+         << ", seed " << seed << ":\n";
       ce << "  lhs: " << rule.lhs.str() << "\n  rhs: " << rule.rhs.str() << "\n";
       const graph::Bindings<float> in = draw_inputs(rule, best, kind, seed);
       for (const auto& [n, t] : in) ce << "  " << n << " = " << tensor_text(t.convert<double>()) << "\n";
@@ -379,9 +383,9 @@ RuleVerdict check_rule(const Rule& rule, const RuleCheckOptions& opt, const std:
       }
       ce << "  " << message;
       v.counterexample = ce.str();
-      v.repro = "plumbline rules check " + (rules_file.empty() ? std::string("FILE") : rules_file) + " --rule " + rule.name +
-                " --at \"" + best.binding.str() + "\" --values " + to_string(kind) + " --seed " + std::to_string(seed) +
-                " --device " + (o.device_failed && device ? device->name() : std::string("none"));
+      v.repro = "plumbline rules check " + (rules_file.empty() ? std::string("FILE") : rules_file) + " --rule " + rule.name + " --at \"" +
+                best.binding.str() + "\" --values " + to_string(kind) + " --seed " + std::to_string(seed) + " --device " +
+                (o.device_failed && device ? device->name() : std::string("none"));
       return v;
     }
   }

@@ -25,18 +25,17 @@ class SideEvaluator {
  public:
   virtual ~SideEvaluator() = default;
   virtual std::string name() const = 0;
-  virtual std::string check(const graph::Graph& lhs, const graph::Graph& rhs, const graph::Bindings<float>& inputs,
-                            bool bitwise) = 0;
+  virtual std::string check(const graph::Graph& lhs, const graph::Graph& rhs, const graph::Bindings<float>& inputs, bool bitwise) = 0;
 };
 
 struct RuleCheckOptions {
-  int instances = 40;                // problems per rule
+  int instances = 40;  // problems per rule
   uint64_t seed = 1;
-  int64_t max_dim = 12;              // medium dimensions are drawn from [1, max_dim]
-  std::optional<std::string> at;     // check only this instance: "m=2 k=3 ?act=relu"
-  std::optional<Values> values;      // only this value distribution
-  SideEvaluator* device = nullptr;   // also evaluate on a device
-  int device_instances = 8;          // of the instances, how many also run on the device
+  int64_t max_dim = 12;             // medium dimensions are drawn from [1, max_dim]
+  std::optional<std::string> at;    // check only this instance: "m=2 k=3 ?act=relu"
+  std::optional<Values> values;     // only this value distribution
+  SideEvaluator* device = nullptr;  // also evaluate on a device
+  int device_instances = 8;         // of the instances, how many also run on the device
 };
 
 struct RuleInstance {

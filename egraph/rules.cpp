@@ -112,8 +112,10 @@ struct Parser {
         std::set<std::string> used;
         collect_attr_vars(v, used);
         for (const auto& u : used) {
-          if (lhs) lhs_attr_vars.insert(u);
-          else if (!lhs_attr_vars.contains(u)) fail(it.line, "attribute variable " + u + " is not bound by the left side");
+          if (lhs)
+            lhs_attr_vars.insert(u);
+          else if (!lhs_attr_vars.contains(u))
+            fail(it.line, "attribute variable " + u + " is not bound by the left side");
         }
         if (std::any_of(p.attrs.begin(), p.attrs.end(), [&](const auto& a) { return a.first == name; }))
           fail(it.line, ":" + name + " is given twice");
@@ -125,8 +127,7 @@ struct Parser {
     const int argc = static_cast<int>(p.args.size());
     if (argc < p.op->min_args || argc > p.op->max_args)
       fail(n.line, p.op->name + " takes " + std::to_string(p.op->min_args) +
-                       (p.op->max_args != p.op->min_args ? " to " + std::to_string(p.op->max_args) : "") + " arguments, got " +
-                       std::to_string(argc));
+                       (p.op->max_args != p.op->min_args ? " to " + std::to_string(p.op->max_args) : "") + " arguments, got " + std::to_string(argc));
     return p;
   }
 
@@ -138,9 +139,12 @@ struct Parser {
       VarDecl v;
       v.name = d.items[0].atom;
       const std::string& t = d.items[1].atom;
-      if (t == "real") v.type = Domain::Real;
-      else if (t == "dist") v.type = Domain::Distribution;
-      else fail(d.line, "unknown type '" + t + "' (types: real, dist)");
+      if (t == "real")
+        v.type = Domain::Real;
+      else if (t == "dist")
+        v.type = Domain::Distribution;
+      else
+        fail(d.line, "unknown type '" + t + "' (types: real, dist)");
       if (d.items[2].is_atom()) {
         v.shape_symbol = d.items[2].atom;
         if (dims.contains(v.shape_symbol)) fail(d.line, "'" + v.shape_symbol + "' is already a dimension symbol");
@@ -173,8 +177,7 @@ struct Parser {
   }
 
   void check_symbols(const Expr& e, const std::set<std::string>& attr_vars) {
-    if (e.kind == Expr::Kind::AttrVar && !attr_vars.contains(e.name))
-      fail(e.line, "attribute variable " + e.name + " is not bound by the left side");
+    if (e.kind == Expr::Kind::AttrVar && !attr_vars.contains(e.name)) fail(e.line, "attribute variable " + e.name + " is not bound by the left side");
     if (e.kind == Expr::Kind::Literal && std::holds_alternative<std::string>(e.value)) {
       // A bare name in a condition must be some attribute's value (relu, row, ...): a typo of a
       // dimension would otherwise compare as a name.
@@ -197,8 +200,12 @@ struct Parser {
     for (size_t i = 2; i < form.items.size(); ++i) {
       const sexpr::Node& c = form.items[i];
       const std::string& h = c.head();
-      const sexpr::Node** slot = h == "lhs" ? &lhs : h == "rhs" ? &rhs : h == "where" ? &where : h == "assume" ? &assume
-                                 : h == "numerics" ? &numerics : nullptr;
+      const sexpr::Node** slot = h == "lhs"        ? &lhs
+                                 : h == "rhs"      ? &rhs
+                                 : h == "where"    ? &where
+                                 : h == "assume"   ? &assume
+                                 : h == "numerics" ? &numerics
+                                                   : nullptr;
       if (h == "vars") {
         vars(c);
         continue;
@@ -229,8 +236,7 @@ struct Parser {
         const sexpr::Node& a = assume->items[i];
         const bool finite = a.head() == "finite" && a.items.size() == 2;
         const bool bounded = a.head() == "bounded" && a.items.size() == 3 && a.items[2].is_atom();
-        if ((!finite && !bounded) || !a.items[1].is_atom())
-          fail(a.line, "an assumption is (finite VAR) or (bounded VAR B)");
+        if ((!finite && !bounded) || !a.items[1].is_atom()) fail(a.line, "an assumption is (finite VAR) or (bounded VAR B)");
         auto v = std::find_if(rule.vars.begin(), rule.vars.end(), [&](const VarDecl& d) { return d.name == a.items[1].atom; });
         if (v == rule.vars.end()) fail(a.line, "'" + a.items[1].atom + "' is not a declared variable");
         v->finite = true;
@@ -241,8 +247,10 @@ struct Parser {
         }
       }
     const sexpr::Node& tag = numerics->items.size() == 2 ? numerics->items[1] : *numerics;
-    if (tag.is_atom("exact")) rule.numerics = Numerics::Exact;
-    else if (tag.is_atom("reassoc")) rule.numerics = Numerics::Reassoc;
+    if (tag.is_atom("exact"))
+      rule.numerics = Numerics::Exact;
+    else if (tag.is_atom("reassoc"))
+      rule.numerics = Numerics::Reassoc;
     else if (tag.head() == "approx" && tag.items.size() == 2 && tag.items[1].is_atom()) {
       rule.numerics = Numerics::Approx;
       char* end = nullptr;
@@ -291,9 +299,11 @@ int compare_values(const AttrValue& a, const AttrValue& b, const Expr& e) {
 
 std::string Expr::str() const {
   switch (kind) {
-    case Kind::Literal: return format_attr(value);
+    case Kind::Literal:
+      return format_attr(value);
     case Kind::Dim:
-    case Kind::AttrVar: return name;
+    case Kind::AttrVar:
+      return name;
     case Kind::Call: {
       std::string s = "(" + name;
       for (const auto& a : args) s += " " + a.str();
@@ -313,8 +323,10 @@ std::string Pattern::str() const {
 
 std::string Rule::numerics_str() const {
   switch (numerics) {
-    case Numerics::Exact: return "exact";
-    case Numerics::Reassoc: return "reassoc";
+    case Numerics::Exact:
+      return "exact";
+    case Numerics::Reassoc:
+      return "reassoc";
     case Numerics::Approx: {
       std::ostringstream s;
       s << "approx " << approx_bound;
@@ -380,7 +392,8 @@ std::string Binding::str() const {
 
 AttrValue eval_expr(const Expr& e, const Binding& b) {
   switch (e.kind) {
-    case Expr::Kind::Literal: return e.value;
+    case Expr::Kind::Literal:
+      return e.value;
     case Expr::Kind::Dim: {
       auto it = b.dims.find(e.name);
       if (it == b.dims.end()) throw Error("line " + std::to_string(e.line) + ": dimension " + e.name + " is not bound");
@@ -391,7 +404,8 @@ AttrValue eval_expr(const Expr& e, const Binding& b) {
       if (it == b.attrs.end()) throw Error("line " + std::to_string(e.line) + ": " + e.name + " is not bound");
       return it->second;
     }
-    case Expr::Kind::Call: break;
+    case Expr::Kind::Call:
+      break;
   }
   const std::string& op = e.name;
   if (op == "and") return int64_t{std::all_of(e.args.begin(), e.args.end(), [&](const Expr& a) { return eval_condition(a, b); })};
@@ -422,8 +436,10 @@ AttrValue eval_expr(const Expr& e, const Binding& b) {
       if (!truthy(v[i])) throw Error("line " + std::to_string(e.line) + ": division by zero in " + e.str());
     if (op == "/") return arith(e, v, [](auto x, auto y) { return x / y; });
     return arith(e, v, [](auto x, auto y) {
-      if constexpr (std::is_same_v<decltype(x), double>) return std::fmod(x, y);
-      else return x % y;
+      if constexpr (std::is_same_v<decltype(x), double>)
+        return std::fmod(x, y);
+      else
+        return x % y;
     });
   }
   throw Error("line " + std::to_string(e.line) + ": unknown operator " + op);

@@ -40,7 +40,7 @@ struct Expr {
 
 struct Pattern {
   bool is_var = false;
-  std::string var;                 // a pattern variable
+  std::string var;  // a pattern variable
   const graph::GraphOp* op = nullptr;
   std::vector<std::pair<std::string, Expr>> attrs;  // as written
   std::vector<Pattern> args;
@@ -51,10 +51,10 @@ struct Pattern {
 struct VarDecl {
   std::string name;
   Domain type = Domain::Real;
-  std::vector<Expr> shape;  // Dim symbols or integer literals
-  std::string shape_symbol; // (x real S): any shape, the same for every variable declared with S
-  bool finite = false;      // (assume (finite x)): values are finite
-  double bound = INFINITY;  // (assume (bounded x B)): |values| <= B (implies finite)
+  std::vector<Expr> shape;   // Dim symbols or integer literals
+  std::string shape_symbol;  // (x real S): any shape, the same for every variable declared with S
+  bool finite = false;       // (assume (finite x)): values are finite
+  double bound = INFINITY;   // (assume (bounded x B)): |values| <= B (implies finite)
   bool assumed() const { return finite; }
 };
 
@@ -71,7 +71,7 @@ struct Rule {
   double approx_bound = 0;  // Approx: |lhs - rhs| <= bound * (1 + |rhs|)
   std::string numerics_str() const;
   const VarDecl& var(const std::string& name) const;
-  std::vector<std::string> dims() const;       // dimension symbols, in order of appearance
+  std::vector<std::string> dims() const;  // dimension symbols, in order of appearance
   std::vector<std::string> shape_symbols() const;
   std::vector<std::string> attr_vars() const;  // attribute variables, in order of appearance
   // The attribute an attribute variable first binds in the left side (for its kind and choices).
@@ -93,6 +93,6 @@ bool eval_condition(const Expr& e, const Binding& b);
 // attributes, variables, symbols, or a numerics tag.
 std::vector<Rule> parse_rules(const std::string& text, const std::string& file);
 std::vector<Rule> load_rules(const std::string& path);  // Error if unreadable
-std::string default_rules_path();  // egraph/rules/training.rules of this source tree
+std::string default_rules_path();                       // egraph/rules/training.rules of this source tree
 
 }  // namespace plumbline::egraph

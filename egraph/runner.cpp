@@ -7,8 +7,8 @@
 namespace plumbline::egraph {
 
 std::string RunnerReport::summary() const {
-  std::string s = stop_reason + " after " + std::to_string(iterations) + " iterations, " + std::to_string(nodes) +
-                  " e-nodes in " + std::to_string(classes) + " classes, " + std::to_string(seconds * 1e3) + " ms";
+  std::string s = stop_reason + " after " + std::to_string(iterations) + " iterations, " + std::to_string(nodes) + " e-nodes in " +
+                  std::to_string(classes) + " classes, " + std::to_string(seconds * 1e3) + " ms";
   return s;
 }
 

@@ -17,9 +17,9 @@ struct RunnerOptions {
   int iteration_limit = 30;
   size_t node_limit = 100000;
   double time_limit_s = 10;
-  size_t match_limit = 1000;  // backoff: matches per iteration before a rule is banned
-  int ban_length = 5;         // backoff: iterations banned the first time
-  bool approx_rules = false;  // apply rules tagged (approx ...): they change the numbers
+  size_t match_limit = 1000;      // backoff: matches per iteration before a rule is banned
+  int ban_length = 5;             // backoff: iterations banned the first time
+  bool approx_rules = false;      // apply rules tagged (approx ...): they change the numbers
   bool value_assumptions = true;  // apply rules that (assume ...) their values finite or bounded
 };
 

@@ -48,8 +48,7 @@ std::vector<Node> parse(const std::string& text, const std::string& file) {
       emit(std::move(n));
     }
   }
-  if (!open.empty())
-    throw Error(file + ":" + std::to_string(open.back().line) + ": '(' is never closed");
+  if (!open.empty()) throw Error(file + ":" + std::to_string(open.back().line) + ": '(' is never closed");
   return top;
 }
 

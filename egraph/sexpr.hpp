@@ -8,9 +8,9 @@ namespace plumbline::sexpr {
 
 struct Node {
   bool is_list = false;
-  std::string atom;           // atoms only
-  std::vector<Node> items;    // lists only
-  int line = 0;               // where it starts (1-based)
+  std::string atom;         // atoms only
+  std::vector<Node> items;  // lists only
+  int line = 0;             // where it starts (1-based)
 
   bool is_atom() const { return !is_list; }
   bool is_atom(const std::string& text) const { return !is_list && atom == text; }

@@ -37,7 +37,8 @@ std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
     if (b.op.empty() || entries.empty() == plan.empty())
       throw Error(b.path + ": a catalogued bug needs '// op:' and either '// entries:' or '// plan:' lines after '// bug:'");
     Registry::get().find(b.op);
-    if (!b.sanitize.empty() && b.sanitize != "race" && b.sanitize != "uninitialized" && b.sanitize != "barrier-divergence" && b.sanitize != "out-of-bounds")
+    if (!b.sanitize.empty() && b.sanitize != "race" && b.sanitize != "uninitialized" && b.sanitize != "barrier-divergence" &&
+        b.sanitize != "out-of-bounds")
       throw Error(b.path + ": '// sanitize: " + b.sanitize + "': the verdict is one of race, uninitialized, barrier-divergence, out-of-bounds");
     if (!plan.empty()) b.plan = (f.parent_path() / plan).string();
     size_t start = 0;

@@ -29,6 +29,6 @@ struct CatalogueBug {
 };
 
 std::vector<CatalogueBug> load_catalogue(const std::string& dir);  // Error naming a malformed header
-std::string catalogue_dir();                                      // this tree's mutants/catalogue
+std::string catalogue_dir();                                       // this tree's mutants/catalogue
 
 }  // namespace plumbline::mutants

@@ -31,12 +31,14 @@ Hunt hunt_over(KernelChecker& kc, int count, CaseAt&& at, bool shrink) {
 
 Hunt hunt(KernelChecker& kc, const std::string& op, int max_cases, uint64_t seed, bool shrink) {
   const CasePlan plan(kc.variants(op), op, max_cases, seed);
-  return hunt_over(kc, max_cases, [&](int i) { return plan.at(i); }, shrink);
+  return hunt_over(
+      kc, max_cases, [&](int i) { return plan.at(i); }, shrink);
 }
 
 Hunt hunt_sanitized(KernelChecker& kc, const std::string& op, uint64_t seed) {
   const std::vector<KernelCase> cases = sanitizer_cases(kc.variants(op), op, seed);
-  return hunt_over(kc, static_cast<int>(cases.size()), [&](int i) { return cases[static_cast<size_t>(i)]; }, true);
+  return hunt_over(
+      kc, static_cast<int>(cases.size()), [&](int i) { return cases[static_cast<size_t>(i)]; }, true);
 }
 
 }  // namespace plumbline::mutants

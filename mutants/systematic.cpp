@@ -39,14 +39,23 @@ std::vector<Mutation> enumerate_mutations(const std::string& kernel_dir) {
     if ((e.path().extension() == ".cl" || e.path().extension() == ".h") && name != "calibration.cl") files.push_back(name);
   }
   std::sort(files.begin(), files.end());
-  static const std::vector<std::tuple<std::string, std::string, std::string>> swaps{
-      {" + ", " - ", "operator swap"},   {" - ", " + ", "operator swap"},   {" * ", " + ", "operator swap"},
-      {" && ", " || ", "operator swap"}, {" || ", " && ", "operator swap"}, {" == ", " != ", "operator swap"},
-      {" != ", " == ", "operator swap"}, {" < ", " <= ", "boundary"},       {" <= ", " < ", "boundary"},
-      {" > ", " >= ", "boundary"},       {" >= ", " > ", "boundary"},
-      {"get_global_id(0)", "get_global_id(1)", "swapped index"}, {"get_global_id(1)", "get_global_id(0)", "swapped index"},
-      {"get_local_id(0)", "get_local_id(1)", "swapped index"},   {"get_local_id(1)", "get_local_id(0)", "swapped index"},
-      {"get_group_id(0)", "get_group_id(1)", "swapped index"},   {"get_group_id(1)", "get_group_id(0)", "swapped index"}};
+  static const std::vector<std::tuple<std::string, std::string, std::string>> swaps{{" + ", " - ", "operator swap"},
+                                                                                    {" - ", " + ", "operator swap"},
+                                                                                    {" * ", " + ", "operator swap"},
+                                                                                    {" && ", " || ", "operator swap"},
+                                                                                    {" || ", " && ", "operator swap"},
+                                                                                    {" == ", " != ", "operator swap"},
+                                                                                    {" != ", " == ", "operator swap"},
+                                                                                    {" < ", " <= ", "boundary"},
+                                                                                    {" <= ", " < ", "boundary"},
+                                                                                    {" > ", " >= ", "boundary"},
+                                                                                    {" >= ", " > ", "boundary"},
+                                                                                    {"get_global_id(0)", "get_global_id(1)", "swapped index"},
+                                                                                    {"get_global_id(1)", "get_global_id(0)", "swapped index"},
+                                                                                    {"get_local_id(0)", "get_local_id(1)", "swapped index"},
+                                                                                    {"get_local_id(1)", "get_local_id(0)", "swapped index"},
+                                                                                    {"get_group_id(0)", "get_group_id(1)", "swapped index"},
+                                                                                    {"get_group_id(1)", "get_group_id(0)", "swapped index"}};
   static const std::regex int_literal(R"((^|[^\w.])(\d+)(?![\w.]))"), float_literal(R"((^|[^\w.])(\d+\.\d*)f)");
   std::vector<Mutation> out;
   for (const auto& file : files) {

@@ -15,9 +15,9 @@
 namespace plumbline::mutants {
 
 struct Mutation {
-  std::string file;  // under the kernel directory
-  int line = 0;      // 1-based
-  size_t column = 0; // 0-based, of `from`
+  std::string file;   // under the kernel directory
+  int line = 0;       // 1-based
+  size_t column = 0;  // 0-based, of `from`
   std::string from, to, kind;
   std::string id() const;  // "norms.cl:42:17: < -> <="
 };

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstring>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 
@@ -19,7 +22,26 @@ uint32_t guard_bits(const std::string& name) {
 // (sign, exponent all ones, a non-zero mantissa).
 static uint32_t guard_word(uint32_t bits32, size_t width) { return width == 4 ? bits32 : (bits32 >> 16); }
 
-GuardedBuffer::GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard, DType dtype)
+// Host memory of `bytes` between two inaccessible fences of kFence bytes each, its end `align`-aligned
+// as close to the far fence as the alignment allows: a run past the end meets the fence within `align`.
+static constexpr size_t kFence = size_t{1} << 20;
+static std::shared_ptr<void> fenced_allocation(size_t bytes, size_t align, void** data) {
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t inner = (bytes + align + page - 1) / page * page, total = inner + 2 * kFence;
+  void* base = ::mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED) throw Error("allocating " + std::to_string(total) + " bytes of fenced host memory failed");
+  char* rw = static_cast<char*>(base) + kFence;
+  if (::mprotect(rw, inner, PROT_READ | PROT_WRITE) != 0) {
+    ::munmap(base, total);
+    throw Error("making fenced host memory writable failed");
+  }
+  const uintptr_t end = reinterpret_cast<uintptr_t>(rw + inner);
+  *data = reinterpret_cast<void*>((end - bytes) / align * align);
+  return std::shared_ptr<void>(base, [total](void* p) { ::munmap(p, total); });
+}
+
+GuardedBuffer::GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard, DType dtype,
+                             bool fenced, size_t align)
     : name_(std::move(name)),
       elements_(elements),
       guard_(guard),
@@ -28,8 +50,11 @@ GuardedBuffer::GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std:
       width_(static_cast<size_t>(bytes_of(dtype))),
       queue_(queue) {
   const size_t bytes = static_cast<size_t>(elements_ + 2 * guard_) * width_;
-  whole_ = call("allocating buffer '" + name_ + "' (" + std::to_string(bytes) + " bytes)",
-                [&] { return cl::Buffer(context, CL_MEM_READ_WRITE, bytes); });
+  void* host = nullptr;
+  if (fenced) fenced_memory_ = fenced_allocation(bytes, std::max<size_t>(align, 64), &host);
+  whole_ = call("allocating buffer '" + name_ + "' (" + std::to_string(bytes) + " bytes)", [&] {
+    return host ? cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, host) : cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+  });
   cl_buffer_region region{static_cast<size_t>(guard_) * width_, static_cast<size_t>(elements_) * width_};
   interior_ = call("creating the interior of buffer '" + name_ + "'",
                    [&] { return whole_.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region); });
@@ -48,9 +73,12 @@ uint32_t GuardedBuffer::word(const std::vector<uint8_t>& bytes, int64_t i) const
 
 uint32_t GuardedBuffer::poison_word() const {
   switch (dtype_) {
-    case DType::F16: return kPoisonBitsF16;
-    case DType::BF16: return kPoisonBitsBF16;
-    case DType::F32: break;
+    case DType::F16:
+      return kPoisonBitsF16;
+    case DType::BF16:
+      return kPoisonBitsBF16;
+    case DType::F32:
+      break;
   }
   return kPoisonBits;
 }
@@ -59,16 +87,14 @@ void GuardedBuffer::write_guards() {
   std::vector<uint8_t> guard(static_cast<size_t>(guard_) * width_);
   for (int64_t i = 0; i < guard_; ++i) std::memcpy(guard.data() + static_cast<size_t>(i) * width_, &guard_bits_, width_);  // little-endian
   for (const int64_t first : {int64_t{0}, guard_ + elements_})
-    call("writing the guards of buffer '" + name_ + "'", [&] {
-      return queue_.enqueueWriteBuffer(whole_, CL_TRUE, static_cast<size_t>(first) * width_, guard.size(), guard.data());
-    });
+    call("writing the guards of buffer '" + name_ + "'",
+         [&] { return queue_.enqueueWriteBuffer(whole_, CL_TRUE, static_cast<size_t>(first) * width_, guard.size(), guard.data()); });
 }
 
 std::vector<uint32_t> GuardedBuffer::read_guard(int64_t first_element) {
   std::vector<uint8_t> bytes(static_cast<size_t>(guard_) * width_);
-  call("reading the guards of buffer '" + name_ + "'", [&] {
-    return queue_.enqueueReadBuffer(whole_, CL_TRUE, static_cast<size_t>(first_element) * width_, bytes.size(), bytes.data());
-  });
+  call("reading the guards of buffer '" + name_ + "'",
+       [&] { return queue_.enqueueReadBuffer(whole_, CL_TRUE, static_cast<size_t>(first_element) * width_, bytes.size(), bytes.data()); });
   std::vector<uint32_t> words(static_cast<size_t>(guard_));
   for (int64_t i = 0; i < guard_; ++i) words[static_cast<size_t>(i)] = word(bytes, i);
   return words;
@@ -86,8 +112,8 @@ void GuardedBuffer::encode_into(const std::vector<float>& values, uint8_t* bytes
       const size_t i = static_cast<size_t>(j);
       uint16_t w;
       if (!exact_bits(dtype_, values[i], &w))
-        throw Error("buffer '" + name_ + "': element " + std::to_string(i) + " (" + std::to_string(values[i]) + ") is not a " +
-                    to_string(dtype_) + " value");
+        throw Error("buffer '" + name_ + "': element " + std::to_string(i) + " (" + std::to_string(values[i]) + ") is not a " + to_string(dtype_) +
+                    " value");
       std::memcpy(bytes + 2 * i, &w, 2);
     }
   });
@@ -106,8 +132,7 @@ void GuardedBuffer::write_whole(const std::vector<uint8_t>& whole) {
 // tracks which bytes the host initialized (Oclgrind) keeps only a buffer's last write.
 void GuardedBuffer::upload(const std::vector<float>& values) {
   if (static_cast<int64_t>(values.size()) != elements_)
-    throw std::logic_error("upload of " + std::to_string(values.size()) + " values into buffer '" + name_ + "' of " +
-                           std::to_string(elements_));
+    throw std::logic_error("upload of " + std::to_string(values.size()) + " values into buffer '" + name_ + "' of " + std::to_string(elements_));
   std::vector<uint8_t> whole(static_cast<size_t>(elements_ + 2 * guard_) * width_);
   fill_guards(whole.data());
   encode_into(values, whole.data() + static_cast<size_t>(guard_) * width_);
@@ -182,9 +207,8 @@ std::vector<std::string> GuardedBuffer::inspect(bool expect_written, std::vector
       if (first_after < 0) first_after = elements_ + i;
     }
   if (after)
-    problems.push_back("buffer '" + name_ + "' of " + std::to_string(elements_) + " elements: written past its end (" +
-                       std::to_string(after) + " guard elements changed, the first at index " +
-                       std::to_string(first_after) + ")");
+    problems.push_back("buffer '" + name_ + "' of " + std::to_string(elements_) + " elements: written past its end (" + std::to_string(after) +
+                       " guard elements changed, the first at index " + std::to_string(first_after) + ")");
   if (expect_written) {
     const std::vector<uint8_t> bytes = read_interior();
     const uint32_t poison = poison_word();

@@ -5,6 +5,7 @@
 // caught and reported with the buffer's name. Outputs are filled with a poison NaN pattern before a
 // launch, so an element the kernel never wrote is caught too.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,8 @@
 namespace plumbline::ocl {
 
 inline constexpr uint32_t kPoisonBits = 0x7FDEAD01u;  // a quiet NaN no arithmetic produces
-inline constexpr uint16_t kPoisonBitsF16 = 0x7EADu;    // the same in f16 (quiet bit and a payload)
-inline constexpr uint16_t kPoisonBitsBF16 = 0x7FADu;   // and in bf16
+inline constexpr uint16_t kPoisonBitsF16 = 0x7EADu;   // the same in f16 (quiet bit and a payload)
+inline constexpr uint16_t kPoisonBitsBF16 = 0x7FADu;  // and in bf16
 // Guard zones hold a quiet NaN of their own per buffer name (guard_bits): a kernel that reads past
 // one buffer and writes the value past another (NaN arithmetic keeps the payload) still changes the
 // second buffer's guard. Mutation testing found the case where one shared pattern hid it.
@@ -23,8 +24,11 @@ uint32_t guard_bits(const std::string& name);
 
 class GuardedBuffer {
  public:
-  GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard,
-                DType dtype = DType::F32);
+  // `fenced`: the buffer lives in host memory between inaccessible pages (a device that computes in
+  // host memory, such as PoCL's): a write far past its guards faults at once, in the case that made it,
+  // instead of corrupting the host's heap. `align`: the device's base address alignment in bytes.
+  GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard, DType dtype = DType::F32,
+                bool fenced = false, size_t align = 128);
 
   const std::string& name() const { return name_; }
   int64_t size() const { return elements_; }
@@ -46,9 +50,9 @@ class GuardedBuffer {
   void write_guards();
   std::vector<uint32_t> read_guard(int64_t first_element);
   void encode_into(const std::vector<float>& values, uint8_t* bytes) const;  // the words of the format
-  void fill_guards(uint8_t* whole) const;                                     // the guards of a whole buffer's bytes
+  void fill_guards(uint8_t* whole) const;                                    // the guards of a whole buffer's bytes
   void write_whole(const std::vector<uint8_t>& whole);
-  std::vector<float> decode(const std::vector<uint8_t>& bytes) const;   // the interior's words as floats
+  std::vector<float> decode(const std::vector<uint8_t>& bytes) const;  // the interior's words as floats
   std::vector<uint8_t> read_interior();
   uint32_t word(const std::vector<uint8_t>& bytes, int64_t i) const;
   uint32_t poison_word() const;
@@ -59,6 +63,7 @@ class GuardedBuffer {
   DType dtype_;
   size_t width_;  // bytes per element
   cl::CommandQueue queue_;
+  std::shared_ptr<void> fenced_memory_;  // released after the buffers that use it (declared before them)
   cl::Buffer whole_, interior_;
 };
 

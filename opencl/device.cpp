@@ -67,9 +67,10 @@ std::vector<DeviceInfo> list_devices() {
     status = e.err();
   }
   if (status == -1001 || (status == CL_SUCCESS && platforms.empty()))
-    throw Error("no OpenCL platform found: no driver is registered with the ICD loader. Install one (on Debian: "
-                "apt-get install pocl-opencl-icd) or register it in /etc/OpenCL/vendors (for NVIDIA: echo "
-                "/usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd)");
+    throw Error(
+        "no OpenCL platform found: no driver is registered with the ICD loader. Install one (on Debian: "
+        "apt-get install pocl-opencl-icd) or register it in /etc/OpenCL/vendors (for NVIDIA: echo "
+        "/usr/local/nvidia/lib64/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd)");
   if (status != CL_SUCCESS) fail(status, "listing OpenCL platforms");
 
   std::vector<DeviceInfo> out;
@@ -143,8 +144,7 @@ std::vector<DeviceInfo> select_devices(const std::string& selector) {
       // "all" is every real device: a simulator runs when it is named (oclgrind, oclgrind:0).
       if ((part == "all" && d.type != "simulator") || part == d.selector || part == d.platform_short) {
         matched = true;
-        if (std::none_of(out.begin(), out.end(), [&](const DeviceInfo& o) { return o.selector == d.selector; }))
-          out.push_back(d);
+        if (std::none_of(out.begin(), out.end(), [&](const DeviceInfo& o) { return o.selector == d.selector; })) out.push_back(d);
       }
     }
     if (!matched) {

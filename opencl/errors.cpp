@@ -5,6 +5,8 @@ namespace plumbline::ocl {
 
 std::string error_name(cl_int code) {
   switch (code) {
+    // A table of cases, several a row.
+    // clang-format off
 #define PL_CASE(x) \
   case x: return #x " (" + std::to_string(x) + ")";
     PL_CASE(CL_SUCCESS) PL_CASE(CL_DEVICE_NOT_FOUND) PL_CASE(CL_DEVICE_NOT_AVAILABLE)
@@ -29,8 +31,10 @@ std::string error_name(cl_int code) {
     PL_CASE(CL_INVALID_IMAGE_DESCRIPTOR) PL_CASE(CL_INVALID_COMPILER_OPTIONS) PL_CASE(CL_INVALID_LINKER_OPTIONS)
     PL_CASE(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef PL_CASE
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR (-1001)";
-    default: return "unknown OpenCL status " + std::to_string(code);
+        // clang-format on
+        case -1001 : return "CL_PLATFORM_NOT_FOUND_KHR (-1001)";
+    default:
+      return "unknown OpenCL status " + std::to_string(code);
   }
 }
 
@@ -39,8 +43,7 @@ void fail(cl_int code, const std::string& doing) {
   if (code == CL_DEVICE_NOT_AVAILABLE || code == CL_OUT_OF_RESOURCES || code == CL_INVALID_COMMAND_QUEUE ||
       code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
     hint = " (the device may have been lost or reset, or a kernel faulted: for example an out-of-bounds access)";
-  if (code == -1001)
-    hint = " (no OpenCL driver is registered: install one, e.g. pocl-opencl-icd, or list it in /etc/OpenCL/vendors)";
+  if (code == -1001) hint = " (no OpenCL driver is registered: install one, e.g. pocl-opencl-icd, or list it in /etc/OpenCL/vendors)";
   if (code == CL_MEM_OBJECT_ALLOCATION_FAILURE) hint = " (the device ran out of memory)";
   throw Error("OpenCL error " + error_name(code) + " while " + doing + hint);
 }

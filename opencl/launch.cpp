@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <mutex>
+#include <set>
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
@@ -23,9 +26,10 @@ struct Param {
   bool pointer() const { return known && address != CL_KERNEL_ARG_ADDRESS_PRIVATE; }
   std::string str() const {
     if (!known) return "?";
-    std::string a = address == CL_KERNEL_ARG_ADDRESS_GLOBAL ? "global " : address == CL_KERNEL_ARG_ADDRESS_LOCAL ? "local "
-                    : address == CL_KERNEL_ARG_ADDRESS_CONSTANT                                                 ? "constant "
-                                                                                                                  : "";
+    std::string a = address == CL_KERNEL_ARG_ADDRESS_GLOBAL     ? "global "
+                    : address == CL_KERNEL_ARG_ADDRESS_LOCAL    ? "local "
+                    : address == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "constant "
+                                                                : "";
     return (is_const ? "const " : "") + a + type + " " + name;
   }
 };
@@ -82,7 +86,8 @@ std::string count_mismatch(const plans::Step& st, const std::vector<Param>& ps) 
     return msg + "\n  the last " + std::to_string(np - na) + " parameter(s) have no argument";
   }
   for (size_t j = 0; j < na; ++j) {
-    const bool found = std::any_of(ps.begin(), ps.end(), [&](const Param& p) { return p.known && (p.name == st.args[j].name || p.name == st.args[j].text); });
+    const bool found =
+        std::any_of(ps.begin(), ps.end(), [&](const Param& p) { return p.known && (p.name == st.args[j].name || p.name == st.args[j].text); });
     if (!found && ps.size() && ps[0].known) return msg + "\n  argument " + std::to_string(j + 1) + " '" + st.args[j].text + "' matches no parameter";
   }
   return msg + "\n  the last " + std::to_string(na - np) + " argument(s) have no parameter";
@@ -132,14 +137,47 @@ DType tensor_format(const Signature& sig, const std::string& name) {
   return sig.dtype;
 }
 
+// Before the first launch of a step: an output bound to a `const` pointer (which the kernel cannot
+// write), or an input bound to a pointer without `const` where other pointers have it, is
+// most likely a swapped argument: said on stderr, once per step (the launch goes on and is judged).
+void warn_of_swapped_tensors(const plans::Step& st, const Signature& sig, const std::vector<Param>& ps) {
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  auto is_output = [&](const std::string& name) {
+    return std::any_of(sig.outputs.begin(), sig.outputs.end(), [&](const TensorDecl& t) { return t.name == name; });
+  };
+  std::vector<std::string> problems;
+  int const_pointers = 0;  // a kernel that marks some parameters const marks its inputs
+  for (const Param& p : ps) const_pointers += p.pointer() && p.is_const;
+  for (size_t i = 0; i < ps.size() && i < st.args.size(); ++i) {
+    const plans::Arg& a = st.args[i];
+    if (!ps[i].known || !ps[i].pointer() || a.name.empty() || a.kind == plans::Arg::Kind::Local || a.kind == plans::Arg::Kind::Scratch) continue;
+    const bool output = is_output(a.name),
+               input = !output && std::any_of(sig.inputs.begin(), sig.inputs.end(), [&](const TensorDecl&t) { return t.name == a.name; });
+    if (output && ps[i].is_const)
+      problems.push_back("output '" + a.name + "' is bound to parameter " + std::to_string(i + 1) + " (" + ps[i].str() +
+                         "), which is const: the kernel cannot write it");
+    else if (input && !ps[i].is_const && const_pointers > 0)
+      problems.push_back("input '" + a.name + "' is bound to parameter " + std::to_string(i + 1) + " (" + ps[i].str() +
+                         "), which is not const where others of the kernel's pointers are");
+  }
+  if (problems.empty()) return;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!warned.insert(st.where.str() + " " + st.entry).second) return;
+  std::string text;
+  for (const auto& w : problems) text += "\n  " + w;
+  std::fprintf(stderr, "plumbline: warning: step %s (%s): arguments in the wrong order?%s\n", st.entry.c_str(), st.where.str().c_str(), text.c_str());
+}
+
 // Binds the step's arguments to the kernel's parameters.
-void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers* b,
-               const std::vector<Param>& ps, size_t& local_bytes) {
+void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers* b, const std::vector<Param>& ps,
+               size_t& local_bytes) {
   if (ps.size() != st.args.size()) throw Error(count_mismatch(st, ps));
   const plans::Env env = plans::env_for(v, p);
   const Signature sig = signature_of(p);  // once per step, not per tensor argument
   std::map<std::string, size_t> scratch_index;
   for (size_t i = 0; i < v.scratch.size(); ++i) scratch_index[v.scratch[i].name] = i;
+  if (v.steps.size() == 1) warn_of_swapped_tensors(st, sig, ps);  // in several steps, a later one may read an earlier one's output
   for (cl_uint i = 0; i < ps.size(); ++i) {
     const plans::Arg& a = st.args[i];
     const Param& pr = ps[i];
@@ -164,7 +202,7 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
         } else if (pr.known) {  // the parameter's type against the buffer's storage format (scratch: float32)
           const bool stored = kind == plans::Arg::Kind::Scratch && v.scratch[scratch_index.at(a.name)].stored;
           const DType d = kind == plans::Arg::Kind::Tensor ? tensor_format(sig, a.name) : stored ? sig.dtype : DType::F32;
-          const bool ok = d == DType::F32 ? pr.type.rfind("float", 0) == 0
+          const bool ok = d == DType::F32   ? pr.type.rfind("float", 0) == 0
                           : d == DType::F16 ? pr.type.rfind("half", 0) == 0
                                             : pr.type.rfind("ushort", 0) == 0 || pr.type.rfind("short", 0) == 0;
           static const char* held[] = {"floats", "f16 values (half*)", "bf16 words (ushort*)"};
@@ -234,8 +272,8 @@ void check_limits(const cl::Kernel& k, const Runtime& rt, const plans::Step& st,
       if (const auto declared = ptx_local_bytes(std::string(binaries[0].begin(), binaries[0].end()), entry.c_str())) kernel_local = *declared;
   }
   if (kernel_local + local_args_bytes > dev.local_mem_bytes)
-    throw Error(where + "the kernel needs " + std::to_string(kernel_local + local_args_bytes) + " bytes of local memory, " + dev.selector +
-                " has " + std::to_string(dev.local_mem_bytes));
+    throw Error(where + "the kernel needs " + std::to_string(kernel_local + local_args_bytes) + " bytes of local memory, " + dev.selector + " has " +
+                std::to_string(dev.local_mem_bytes));
 }
 
 }  // namespace
@@ -267,8 +305,7 @@ cl::Kernel kernel_of(Runtime& rt, const cl::Program& variant_program, const plan
 }
 
 // Binds (or, without buffers, only checks) a step's arguments; evaluation errors name the plan line.
-void bind_step(cl::Kernel& kernel, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers* buffers,
-               size_t& local_bytes) {
+void bind_step(cl::Kernel& kernel, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers* buffers, size_t& local_bytes) {
   try {
     bind_args(kernel, v, st, p, buffers, params_of(kernel), local_bytes);
   } catch (const KernelFault&) {
@@ -307,10 +344,14 @@ std::vector<PreparedStep> prepare(Runtime& rt, const Problem& p, const plans::Va
     bind_step(kernel, v, st, p, &buffers, bound_bytes);
     auto range = [](const std::vector<size_t>& s) {
       switch (s.size()) {
-        case 0: return cl::NullRange;
-        case 1: return cl::NDRange(s[0]);
-        case 2: return cl::NDRange(s[0], s[1]);
-        default: return cl::NDRange(s[0], s[1], s[2]);
+        case 0:
+          return cl::NullRange;
+        case 1:
+          return cl::NDRange(s[0]);
+        case 2:
+          return cl::NDRange(s[0], s[1]);
+        default:
+          return cl::NDRange(s[0], s[1], s[2]);
       }
     };
     steps.push_back({kernel, range(d.global), range(d.local), st.entry});

@@ -40,8 +40,9 @@ void register_oclgrind() {
   static bool registered = false;
   if (registered) return;
   if (opencl_started)
-    throw Error("Oclgrind is registered before the first OpenCL call of a process, and this one has listed its devices already: "
-                "name oclgrind in the first --device or PLUMBLINE_DEVICE");
+    throw Error(
+        "Oclgrind is registered before the first OpenCL call of a process, and this one has listed its devices already: "
+        "name oclgrind in the first --device or PLUMBLINE_DEVICE");
   const std::string library = find_icd_library();
   if (library.empty())
     throw Error("device oclgrind:0 needs Oclgrind, an OpenCL device simulator: apt-get install oclgrind (scripts/setup.sh installs it)");
@@ -52,7 +53,8 @@ void register_oclgrind() {
   fs::create_directories(folder);
   if (fs::is_directory(system))
     for (const auto& e : fs::directory_iterator(system))
-      if (e.path().extension() == ".icd" && e.path().filename() != "oclgrind.icd") fs::copy_file(e.path(), folder / e.path().filename(), fs::copy_options::overwrite_existing);
+      if (e.path().extension() == ".icd" && e.path().filename() != "oclgrind.icd")
+        fs::copy_file(e.path(), folder / e.path().filename(), fs::copy_options::overwrite_existing);
   std::ofstream(folder / "oclgrind.icd") << library << "\n";
   setenv("OCL_ICD_VENDORS", folder.c_str(), 1);
   // Its detectors (the bounds of every access are always checked), and every report kept: a case's
@@ -139,7 +141,8 @@ std::vector<SanitizerReport> parse_oclgrind_log(const std::string& text) {
       } else if (l.find(" = atomic") != std::string::npos || l.find("call ") != std::string::npos) {
         if (access.empty()) access = l.find("atomic") != std::string::npos ? "atomic" : "";
       } else if (std::regex_search(l, s, at)) {
-        r.sites.push_back({trim(s[2].str()), std::stoi(s[1].str()), access, entity + (detail.empty() ? "" : (entity.empty() ? "" : ", ") + detail), group});
+        r.sites.push_back(
+            {trim(s[2].str()), std::stoi(s[1].str()), access, entity + (detail.empty() ? "" : (entity.empty() ? "" : ", ") + detail), group});
         entity.clear(), access.clear(), detail.clear(), group.clear();
       }
     }

@@ -38,7 +38,7 @@ struct SanitizerReport {
   std::string verdict;
   std::string headline;  // its first line: "Read-write data race at local memory address 0x1000000000084"
   std::string kernel;
-  std::string memory;    // "global", "local", "private" or "constant" where it names an address
+  std::string memory;  // "global", "local", "private" or "constant" where it names an address
   uint64_t address = 0;
   // Where, for each entity it names (a race has two): the source line (of the file as the program's
   // `#line` directives name it: its base name in Oclgrind's debug information) and who was there.

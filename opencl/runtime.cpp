@@ -62,7 +62,8 @@ Runtime::Runtime(DeviceInfo device, Builds builds) : device_(std::move(device)) 
   if (simulated_) {
     build_options_ += " -Drestrict=";
     static std::atomic<int> count{0};
-    sanitizer_log_ = (fs::temp_directory_path() / ("plumbline_oclgrind_" + std::to_string(::getpid()) + "_" + std::to_string(count++) + ".log")).string();
+    sanitizer_log_ =
+        (fs::temp_directory_path() / ("plumbline_oclgrind_" + std::to_string(::getpid()) + "_" + std::to_string(count++) + ".log")).string();
   }
   create_context();
 }
@@ -208,9 +209,9 @@ Runtime::~Runtime() {
 
 uint64_t Runtime::simulated_address(const cl::Buffer& buffer) {
   if (!address_probe_)
-    address_probe_ = build("__kernel void plumbline_address_of(__global const uchar* p, __global ulong* out) { out[0] = (ulong)p; }", "",
-                           "the address probe")
-                         .program;
+    address_probe_ =
+        build("__kernel void plumbline_address_of(__global const uchar* p, __global ulong* out) { out[0] = (ulong)p; }", "", "the address probe")
+            .program;
   cl::Buffer out = call("allocating the address probe's output", [&] { return cl::Buffer(context_, CL_MEM_READ_WRITE, sizeof(cl_ulong)); });
   cl::Kernel kernel = call("creating the address probe", [&] { return cl::Kernel(*address_probe_, "plumbline_address_of"); });
   kernel.setArg(0, buffer);
@@ -296,8 +297,8 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
   try {
     program.build({device_.device}, options.c_str());
   } catch (const cl::Error& e) {
-    throw BuildFailure("building " + what + " failed on " + device_.selector + " (" + device_.name + ") with " +
-                       error_name(e.err()) + "; build log:\n" + log_of(program));
+    throw BuildFailure("building " + what + " failed on " + device_.selector + " (" + device_.name + ") with " + error_name(e.err()) +
+                       "; build log:\n" + log_of(program));
   }
   const bool nvidia = device_.platform_name.find("NVIDIA") != std::string::npos;  // binaries elsewhere are no PTX
   if (const auto ptx = nvidia ? rewritten_ptx(program, max_registers) : std::vector<unsigned char>{}; !ptx.empty()) {
@@ -408,9 +409,12 @@ GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements, DType d
   const int64_t guard = static_cast<int64_t>(std::max<uint64_t>(256, align_bytes / width));
   const uint64_t bytes = static_cast<uint64_t>(elements + 2 * guard) * width;
   if (bytes > device_.max_alloc_bytes)
-    throw Error("buffer '" + name + "' needs " + std::to_string(bytes) + " bytes, but " + device_.selector + " (" +
-                device_.name + ") allows at most " + std::to_string(device_.max_alloc_bytes) + " bytes in one allocation");
-  return GuardedBuffer(context_, queue_, name, elements, guard, dtype);
+    throw Error("buffer '" + name + "' needs " + std::to_string(bytes) + " bytes, but " + device_.selector + " (" + device_.name +
+                ") allows at most " + std::to_string(device_.max_alloc_bytes) + " bytes in one allocation");
+  // A device that computes in host memory (a CPU's driver, not a simulator's own memory) gets fenced
+  // buffers: a runaway write faults in its case instead of corrupting this process's heap.
+  const bool fenced = device_.type == "cpu" && !simulated_;
+  return GuardedBuffer(context_, queue_, name, elements, guard, dtype, fenced, static_cast<size_t>(align_bytes));
 }
 
 double Runtime::watchdog_for(double flops, double bytes) const {
@@ -419,14 +423,13 @@ double Runtime::watchdog_for(double flops, double bytes) const {
   // A simulator runs some millions of instructions a second.
   const bool gpu = device_.is_gpu;
   const double flops_per_s = simulated_ ? 1e6
-                                        : std::max(1.0, static_cast<double>(device_.compute_units)) * std::max(500.0, static_cast<double>(device_.clock_mhz)) *
-                                              1e6 * 2 * (gpu ? 128 : 32);
+                                        : std::max(1.0, static_cast<double>(device_.compute_units)) *
+                                              std::max(500.0, static_cast<double>(device_.clock_mhz)) * 1e6 * 2 * (gpu ? 128 : 32);
   const double bytes_per_s = simulated_ ? 1e6 : gpu ? 500e9 : 10e9;
   return std::max(10.0, 1000 * (flops / flops_per_s + bytes / bytes_per_s));
 }
 
-cl::Event Runtime::enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what,
-                           bool with_event) {
+cl::Event Runtime::enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what, bool with_event) {
   cl::Event event;
   // A launch refused for lack of resources after an earlier fault is the kernel's failure: KernelFault
   // (configuration errors were caught before the launch).

@@ -61,7 +61,7 @@ struct BuiltProgram {
   cl::Program program;
   bool from_cache = false;
   uint64_t identity = 0;  // a hash of what it was built from: device, driver, options, full source text
-  std::string log;  // the compiler's messages, also on success (warnings)
+  std::string log;        // the compiler's messages, also on success (warnings)
 };
 
 // How a runtime builds its programs. A check on a CPU device runs kernels on small problems, where
@@ -123,8 +123,7 @@ class Runtime {
   // the watchdog (KernelFault as run); the device time from the start of `first` to the end of `last`.
   // Without with_event the command gets no event (an empty one is returned): an event costs the host
   // time on every enqueue (NVIDIA's), which a stream of short launches would measure.
-  cl::Event enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what,
-                    bool with_event = true);
+  cl::Event enqueue(const cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local, const std::string& what, bool with_event = true);
   void wait(const cl::Event& event, const std::string& what);
   double seconds(const cl::Event& first, const cl::Event& last, const std::string& what);
 
@@ -151,7 +150,7 @@ class Runtime {
 
  private:
   DeviceInfo device_;
-  std::string build_options_;  // what every build adds: the feature defines
+  std::string build_options_;       // what every build adds: the feature defines
   bool unoptimized_small_ = false;  // ForChecks on a CPU device, or a simulator
   bool simulated_ = false;
   std::string sanitizer_log_;  // the simulator's log of this runtime's context

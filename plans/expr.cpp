@@ -23,7 +23,6 @@ namespace {
 
 using NodeP = std::shared_ptr<const Node>;
 
-
 class Parser {
  public:
   explicit Parser(const std::string& text) : s_(text) {}
@@ -68,8 +67,7 @@ class Parser {
 
   // Precedence climbing over C's levels: || && (== !=) (< <= > >=) (+ -) (* / %).
   NodeP binary(int level) {
-    static const std::vector<std::vector<std::string>> levels{
-        {"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}};
+    static const std::vector<std::vector<std::string>> levels{{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}};
     if (level == static_cast<int>(levels.size())) return unary();
     NodeP left = binary(level + 1);
     for (;;) {
@@ -164,8 +162,10 @@ class Evaluator {
 
   Value eval(const Node& n) const {
     switch (n.kind) {
-      case Node::Kind::Int: return {n.i};
-      case Node::Kind::Float: return {n.f};
+      case Node::Kind::Int:
+        return {n.i};
+      case Node::Kind::Float:
+        return {n.f};
       case Node::Kind::Name: {
         std::optional<Value> v = env_.value ? env_.value(n.text) : std::nullopt;
         if (!v) fail("unknown name '" + n.text + "'");
@@ -177,9 +177,12 @@ class Evaluator {
         if (a == INT64_MIN) fail("overflow in -" + std::to_string(a));
         return {-a};
       }
-      case Node::Kind::Ternary: return integer(*n.args[0]) ? eval(*n.args[1]) : eval(*n.args[2]);
-      case Node::Kind::Binary: return {binary(n)};
-      case Node::Kind::Call: return {call(n)};
+      case Node::Kind::Ternary:
+        return integer(*n.args[0]) ? eval(*n.args[1]) : eval(*n.args[2]);
+      case Node::Kind::Binary:
+        return {binary(n)};
+      case Node::Kind::Call:
+        return {call(n)};
     }
     fail("bad node");
   }
@@ -225,7 +228,8 @@ class Evaluator {
       if (!s) fail("unknown tensor '" + t + "'");
       if (f == "numel") return s->numel();
       const int64_t i = integer(*n.args[1]);
-      if (i < 0 || i >= s->rank()) fail("dim(" + t + ", " + std::to_string(i) + "): " + t + " has rank " + std::to_string(s->rank()) + " " + s->str());
+      if (i < 0 || i >= s->rank())
+        fail("dim(" + t + ", " + std::to_string(i) + "): " + t + " has rank " + std::to_string(s->rank()) + " " + s->str());
       return (*s)[static_cast<int>(i)];
     }
     std::vector<int64_t> v;
@@ -263,10 +267,14 @@ std::string render(const Node& n) {
   switch (n.kind) {
     case Node::Kind::Int:
     case Node::Kind::Float:
-    case Node::Kind::Name: return n.text;
-    case Node::Kind::Unary: return n.text + "(" + render(*n.args[0]) + ")";
-    case Node::Kind::Ternary: return "(" + render(*n.args[0]) + " ? " + render(*n.args[1]) + " : " + render(*n.args[2]) + ")";
-    case Node::Kind::Binary: return "(" + render(*n.args[0]) + " " + n.text + " " + render(*n.args[1]) + ")";
+    case Node::Kind::Name:
+      return n.text;
+    case Node::Kind::Unary:
+      return n.text + "(" + render(*n.args[0]) + ")";
+    case Node::Kind::Ternary:
+      return "(" + render(*n.args[0]) + " ? " + render(*n.args[1]) + " : " + render(*n.args[2]) + ")";
+    case Node::Kind::Binary:
+      return "(" + render(*n.args[0]) + " " + n.text + " " + render(*n.args[1]) + ")";
     case Node::Kind::Call: {
       std::string s = n.text + "(";
       for (size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + render(*n.args[i]);
@@ -334,8 +342,8 @@ std::optional<Relation> Expr::relation() const {
   if (!cmp.count(op)) return std::nullopt;
   const NodeP &l = root_->args[0], &r = root_->args[1];
   // NAME % M == 0
-  if (op == "==" && l->kind == Node::Kind::Binary && l->text == "%" && l->args[0]->kind == Node::Kind::Name &&
-      r->kind == Node::Kind::Int && r->i == 0)
+  if (op == "==" && l->kind == Node::Kind::Binary && l->text == "%" && l->args[0]->kind == Node::Kind::Name && r->kind == Node::Kind::Int &&
+      r->i == 0)
     return Relation{l->args[0]->text, "%0", Expr(l->args[1], render(*l->args[1]))};
   if (l->kind == Node::Kind::Name) return Relation{l->text, op, Expr(r, render(*r))};
   if (r->kind == Node::Kind::Name) {

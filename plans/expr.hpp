@@ -40,7 +40,7 @@ class Expr {
   // Parses `text`; throws Error("expression 'TEXT': ...") on a syntax error.
   static Expr parse(const std::string& text);
 
-  Value eval(const Env& env) const;   // Error quoting the expression on an unknown name, overflow, x/0
+  Value eval(const Env& env) const;        // Error quoting the expression on an unknown name, overflow, x/0
   int64_t eval_int(const Env& env) const;  // and a float result is an error
   bool empty() const { return !root_; }
   const std::string& text() const { return text_; }

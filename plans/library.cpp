@@ -70,7 +70,8 @@ Library load(const std::string& dir) {
     for (auto& v : read_plan_file(f.string(), false)) {
       auto [it, fresh] = file_of.emplace(v.op, f.string());
       if (!fresh && it->second != f.string())
-        throw Error(v.where.str() + ": variants of " + v.op + " are in " + it->second + " already; keep an operator's variants in one plan file (their order is their priority)");
+        throw Error(v.where.str() + ": variants of " + v.op + " are in " + it->second +
+                    " already; keep an operator's variants in one plan file (their order is their priority)");
       lib[v.op].push_back(std::move(v));
     }
   }

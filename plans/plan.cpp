@@ -18,7 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 bool is_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
@@ -103,7 +102,8 @@ class PlanParser {
       need("a name");
       if (!is_identifier(rest)) throw Error("block name '" + rest + "' must be a name (letters, digits, _)");
       finish_variant();
-      if (auto it = blocks_.find(rest); it != blocks_.end()) throw Error("block " + rest + " is defined twice (first at " + it->second.where.str() + ")");
+      if (auto it = blocks_.find(rest); it != blocks_.end())
+        throw Error("block " + rest + " is defined twice (first at " + it->second.where.str() + ")");
       blocks_[rest].where = here();
       recording_ = rest;
       return;
@@ -196,8 +196,7 @@ class PlanParser {
       while (ss >> item) {
         const size_t eq = item.find('=');
         const std::string name = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
-        if (eq == std::string::npos || !is_identifier(name) || value.empty())
-          throw Error("define '" + item + "' must be NAME=VALUE");
+        if (eq == std::string::npos || !is_identifier(name) || value.empty()) throw Error("define '" + item + "' must be NAME=VALUE");
         auto have = std::find_if(defines.begin(), defines.end(), [&](const auto& d) { return d.first == name; });
         if (have != defines.end() && !step && !from_block_ && taken_.erase("define " + name)) {
           restated("define " + item, have->second == value);
@@ -210,7 +209,8 @@ class PlanParser {
       }
     } else if (key == "when") {
       need("a condition");
-      if (step && paired_) throw Error("step " + step->entry + " or " + paired_->entry + " runs by its flag " + paired_->flag + ": it takes no 'when'");
+      if (step && paired_)
+        throw Error("step " + step->entry + " or " + paired_->entry + " runs by its flag " + paired_->flag + ": it takes no 'when'");
       Expr& target = step ? step->when : v.when;
       if (!target.empty()) throw Error("a second 'when' for the same " + std::string(step ? "step" : "variant"));
       target = Expr::parse(rest);
@@ -321,12 +321,14 @@ class PlanParser {
     } else if (key == "class") {
       need("NAME [when CONDITION]");
       variant_level();
-      if (!from_block_ && taken_.count("classes")) throw Error("class " + rest + ": this variant's classes come from its block (a variant takes a block's classes or states all its own)");
+      if (!from_block_ && taken_.count("classes"))
+        throw Error("class " + rest + ": this variant's classes come from its block (a variant takes a block's classes or states all its own)");
       if (from_block_) taken_.insert("classes");
       const size_t w = rest.find(" when ");
       ShapeClass c{trim(rest.substr(0, w)), w == std::string::npos ? Expr() : Expr::parse(rest.substr(w + 6))};
       if (!is_identifier(c.name)) throw Error("class name '" + c.name + "' must be a name");
-      if (!v.classes.empty() && v.classes.back().when.empty()) throw Error("class " + c.name + " follows a class without a condition, which takes every problem");
+      if (!v.classes.empty() && v.classes.back().when.empty())
+        throw Error("class " + c.name + " follows a class without a condition, which takes every problem");
       v.classes.push_back(std::move(c));
       class_lines_.push_back(at_line());
     } else if (key == "nondeterministic") {
@@ -388,7 +390,9 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key + "' (known: op, variant, block, use, include, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
+      throw Error("unknown keyword '" + key +
+                  "' (known: op, variant, block, use, include, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, scratch, "
+                  "counters, stored, tune, require, class, step, args, global, local, handoff)");
     }
   }
 
@@ -477,7 +481,9 @@ class PlanParser {
     for (size_t i = 0; i < v.requires_.size(); ++i) {
       const std::string where = at_where(require_lines_[i]);
       for (const auto& n : v.requires_[i].names())
-        if (!integer_defines.count(n)) throw Error(where + "require '" + v.requires_[i].text() + "': '" + n + "' is not an integer define (a requirement is on the defines alone)");
+        if (!integer_defines.count(n))
+          throw Error(where + "require '" + v.requires_[i].text() + "': '" + n +
+                      "' is not an integer define (a requirement is on the defines alone)");
     }
     require_lines_.clear();
     if (const std::string unmet = v.unmet_requirement(); !unmet.empty()) throw Error(v.where.str() + ": the defaults break a requirement: " + unmet);
@@ -502,9 +508,12 @@ class PlanParser {
       for (auto& a : step.args) {
         if (a.kind == Arg::Kind::TensorOrValue) {
           const bool t = tensors.count(a.name) > 0, s = scratch.count(a.name) > 0, val = values.count(a.name) > 0;
-          if (s) a.kind = Arg::Kind::Scratch;
-          else if (t && !val) a.kind = Arg::Kind::Tensor;
-          else if (val && !t) a.kind = Arg::Kind::Value;
+          if (s)
+            a.kind = Arg::Kind::Scratch;
+          else if (t && !val)
+            a.kind = Arg::Kind::Tensor;
+          else if (val && !t)
+            a.kind = Arg::Kind::Value;
           else if (!t && !val) {
             if (other_defines.count(a.name)) throw Error(at(args_line) + "argument '" + a.name + "': define " + a.name + " is not an integer");
             throw Error(at(args_line) + "argument '" + a.name + "' is no tensor (" + join(tensors) + "), attribute (" + join(attrs) +
@@ -620,7 +629,8 @@ class PlanParser {
       const Where w{p.string(), n};
       if (key == "block") {
         if (!is_identifier(rest)) throw Error(w.str() + ": block name '" + rest + "' must be a name");
-        if (auto it = blocks_.find(rest); it != blocks_.end()) throw Error(w.str() + ": block " + rest + " is defined twice (first at " + it->second.where.str() + ")");
+        if (auto it = blocks_.find(rest); it != blocks_.end())
+          throw Error(w.str() + ": block " + rest + " is defined twice (first at " + it->second.where.str() + ")");
         blocks_[rest].where = w;
         blocks_[rest].used = true;  // an included file serves several plans: a block one of them does not use is no fault
         name = rest;
@@ -667,8 +677,7 @@ Variant Variant::with_defines(const std::vector<std::pair<std::string, std::stri
       for (const auto& d : defines) known += (known.empty() ? "" : ", ") + d.first;
       throw Error("variant " + id() + " (" + where.str() + ") has no define " + name + (known.empty() ? "" : "; its defines: " + known));
     }
-    if (as_integer(it->second) && !as_integer(value))
-      throw Error("define " + name + " of " + id() + " is an integer; '" + value + "' is not");
+    if (as_integer(it->second) && !as_integer(value)) throw Error("define " + name + " of " + id() + " is an integer; '" + value + "' is not");
     it->second = value;
   }
   return v;
@@ -678,8 +687,10 @@ Variant Variant::for_step(const Step& st) const {
   Variant v = *this;
   for (const auto& [name, value] : st.defines) {
     auto it = std::find_if(v.defines.begin(), v.defines.end(), [&name = name](const auto& d) { return d.first == name; });
-    if (it == v.defines.end()) v.defines.emplace_back(name, value);
-    else it->second = value;
+    if (it == v.defines.end())
+      v.defines.emplace_back(name, value);
+    else
+      it->second = value;
   }
   return v;
 }
@@ -746,8 +757,12 @@ Env env_for(const Variant& v, const Problem& p) {
   auto names = std::make_shared<std::map<std::string, Value>>();
   for (const auto& a : spec.attrs) {
     switch (a.kind) {
-      case AttrKind::Int: (*names)[a.name] = Value{p.i(a.name)}; break;
-      case AttrKind::Float: (*names)[a.name] = Value{p.f(a.name)}; break;
+      case AttrKind::Int:
+        (*names)[a.name] = Value{p.i(a.name)};
+        break;
+      case AttrKind::Float:
+        (*names)[a.name] = Value{p.f(a.name)};
+        break;
       case AttrKind::Enum: {
         const auto pos = std::find(a.choices.begin(), a.choices.end(), p.s(a.name)) - a.choices.begin();
         (*names)[a.name] = Value{static_cast<int64_t>(pos)};
@@ -810,8 +825,9 @@ std::vector<int64_t> scratch_floats(const Variant& v, const Problem& p) {
   const Env env = env_for(v, p);
   for (const auto& s : v.scratch) {
     const int64_t n = at_plan(s.where, "scratch " + s.name, p, [&] { return s.floats.eval_int(env); });
-    if (n < 1) throw Error(s.where.str() + ": scratch " + s.name + " '" + s.floats.text() + "' is " + std::to_string(n) +
-                           (s.stored ? " values" : " floats") + " for problem " + p.line() + "; a buffer holds at least one");
+    if (n < 1)
+      throw Error(s.where.str() + ": scratch " + s.name + " '" + s.floats.text() + "' is " + std::to_string(n) + (s.stored ? " values" : " floats") +
+                  " for problem " + p.line() + "; a buffer holds at least one");
     const int64_t bytes = s.stored ? bytes_of(dtype_of(p)) : 4;
     out.push_back((n * bytes + 3) / 4);
   }
@@ -834,8 +850,8 @@ Dispatch dispatch(const Variant& v, const Step& s, const Problem& p) {
   auto eval = [&](const Expr& e, const char* kind, size_t dim) {
     const int64_t x = at_plan(s.where, what + " " + kind + " size '" + e.text() + "'", p, [&] { return e.eval_int(env); });
     if (x < 1)
-      throw Error(s.where.str() + ": " + what + ": " + kind + " size " + std::to_string(dim) + " '" + e.text() + "' is " +
-                  std::to_string(x) + " for problem " + p.line() + "; an NDRange size must be at least 1");
+      throw Error(s.where.str() + ": " + what + ": " + kind + " size " + std::to_string(dim) + " '" + e.text() + "' is " + std::to_string(x) +
+                  " for problem " + p.line() + "; an NDRange size must be at least 1");
     return static_cast<size_t>(x);
   };
   for (size_t i = 0; i < s.global.size(); ++i) d.global.push_back(eval(s.global[i], "global", i));
@@ -926,19 +942,26 @@ std::optional<Problem> steer(const Variant& v, const Problem& p) {
       } catch (const Error&) {
         continue;
       }
-      const int64_t cur = a->kind == AttrKind::Int ? q.i(a->name)
-                                                   : std::find(a->choices.begin(), a->choices.end(), q.s(a->name)) - a->choices.begin();
+      const int64_t cur =
+          a->kind == AttrKind::Int ? q.i(a->name) : std::find(a->choices.begin(), a->choices.end(), q.s(a->name)) - a->choices.begin();
       int64_t target = cur;
       // Raised to a lower bound, a size keeps the drawn one's remainder by 8: a variant for large
       // problems (n >= 4096) still meets sizes that are no multiple of its vector width.
       const int64_t rest = a->kind == AttrKind::Int && cur > 0 ? cur % 8 : 0;  // (a named choice's index: none)
-      if (rel->op == "==") target = rhs;
-      else if (rel->op == "!=") target = cur + 1;
-      else if (rel->op == ">=") target = cur >= rhs ? cur : rhs + rest;
-      else if (rel->op == ">") target = cur > rhs ? cur : rhs + 1 + rest;
-      else if (rel->op == "<=") target = std::min(cur, rhs);
-      else if (rel->op == "<") target = std::min(cur, rhs - 1);
-      else if (rel->op == "%0" && rhs > 0) target = std::max<int64_t>(rhs, (cur + rhs - 1) / rhs * rhs);
+      if (rel->op == "==")
+        target = rhs;
+      else if (rel->op == "!=")
+        target = cur + 1;
+      else if (rel->op == ">=")
+        target = cur >= rhs ? cur : rhs + rest;
+      else if (rel->op == ">")
+        target = cur > rhs ? cur : rhs + 1 + rest;
+      else if (rel->op == "<=")
+        target = std::min(cur, rhs);
+      else if (rel->op == "<")
+        target = std::min(cur, rhs - 1);
+      else if (rel->op == "%0" && rhs > 0)
+        target = std::max<int64_t>(rhs, (cur + rhs - 1) / rhs * rhs);
       try {
         if (a->kind == AttrKind::Enum) {
           if (target < 0 || target >= static_cast<int64_t>(a->choices.size())) continue;

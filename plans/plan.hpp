@@ -36,10 +36,10 @@ struct Where {
 // One kernel parameter as the plan gives it.
 struct Arg {
   enum class Kind {
-    Tensor,     // an input or output of the operator
-    Scratch,    // a scratch buffer of the variant
-    Value,      // an expression: an attribute, a define, an integer or float literal (a scalar parameter)
-    Local,      // local(BYTES): a __local buffer of that many bytes
+    Tensor,         // an input or output of the operator
+    Scratch,        // a scratch buffer of the variant
+    Value,          // an expression: an attribute, a define, an integer or float literal (a scalar parameter)
+    Local,          // local(BYTES): a __local buffer of that many bytes
     TensorOrValue,  // a name that is both a tensor and an attribute (conv2d's w, bias): the kernel's
                     // parameter decides (a pointer takes the tensor, a scalar the attribute)
   } kind = Kind::Value;
@@ -67,10 +67,10 @@ struct Step {
   // The step's own build defines over the variant's (a `define` line after `step`): its kernel comes
   // from a program of its own (Variant::for_step). They change the program, not the plan's expressions.
   std::vector<std::pair<std::string, std::string>> defines;
-  Where where;                      // the 'step' line
-  std::map<std::string, int> lines; // the line of its 'args', 'global', 'local' and 'when'
+  Where where;                       // the 'step' line
+  std::map<std::string, int> lines;  // the line of its 'args', 'global', 'local' and 'when'
   bool has_args = false;
-  std::vector<Handoff> handoffs;    // its `handoff` lines
+  std::vector<Handoff> handoffs;  // its `handoff` lines
 };
 
 // A named expression of a variant (`let SPLITS = max(1, ...)`): usable in every expression after it.
@@ -103,18 +103,18 @@ struct ShapeClass {
 
 struct Variant {
   std::string op, name;
-  std::string file;        // the .cl: a name under the kernel folder, or an absolute path
+  std::string file;                                          // the .cl: a name under the kernel folder, or an absolute path
   std::vector<std::pair<std::string, std::string>> defines;  // in the plan's order
-  Expr when;               // empty: every problem. The problems the variant computes right.
+  Expr when;                                                 // empty: every problem. The problems the variant computes right.
   // Where it is the one to choose (`prefer`: empty for all it serves): a condition of speed, not of
   // correctness (m >= 2048: enough rows for its work-groups). A launch takes the first variant that
   // serves and prefers a problem; check, and the sanitizer pass, draw from every problem it serves.
   Expr prefer;
   int prefer_line = 0;
-  std::vector<Let> lets;   // in the plan's order, each seeing those before it
+  std::vector<Let> lets;  // in the plan's order, each seeing those before it
   std::vector<Scratch> scratch;
   std::vector<Step> steps;
-  Where where;             // the 'variant' line
+  Where where;  // the 'variant' line
   int when_line = 0;
   // Tuning (plumbline tune): the values each tunable define may take, the constraints every
   // combination must meet (expressions over the defines), and the shape classes tuned apart.
@@ -181,8 +181,8 @@ std::vector<Variant> read_plan_file(const std::string& path, bool files_relative
 // numel() and dim().
 Env env_for(const Variant& v, const Problem& p);
 
-bool applies(const Variant& v, const Problem& p);            // the variant's condition and dtypes: it serves p
-bool preferred(const Variant& v, const Problem& p);          // it serves p, and its `prefer` holds
+bool applies(const Variant& v, const Problem& p);    // the variant's condition and dtypes: it serves p
+bool preferred(const Variant& v, const Problem& p);  // it serves p, and its `prefer` holds
 bool step_applies(const Variant& v, const Step& s, const Problem& p);
 std::vector<int64_t> scratch_floats(const Variant& v, const Problem& p);
 

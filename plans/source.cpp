@@ -1,5 +1,6 @@
 #include "plans/source.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/error.hpp"
@@ -60,8 +61,8 @@ Variant flags_variant(const KernelSource& s, const std::string& op) {
                   " steps: give --args for your one kernel, or a --plan file for several");
     args = abi_args(seed);
   }
-  std::vector<std::string> lines(10);
-  const char* flag_of_line[] = {"", "", "", "--kernel-file", "--define", "--dtypes", "--entry", "--args", "--global", "--local"};
+  std::vector<std::string> lines(11);
+  const char* flag_of_line[] = {"", "", "", "--kernel-file", "--define", "--dtypes", "--when", "--entry", "--args", "--global", "--local"};
   lines[1] = "op " + op;
   lines[2] = "variant user";
   lines[3] = "file " + abs;
@@ -71,10 +72,11 @@ Variant flags_variant(const KernelSource& s, const std::string& op) {
     lines[4] = "define" + d;
   }
   if (!s.dtypes.empty()) lines[5] = "dtypes " + join(s.dtypes, " ");
-  lines[6] = "step " + s.entries.front();
-  lines[7] = "args " + args;
-  lines[8] = "global " + s.global;
-  if (!s.local.empty()) lines[9] = "local " + s.local;
+  if (!s.when.empty()) lines[6] = "when " + s.when;
+  lines[7] = "step " + s.entries.front();
+  lines[8] = "args " + args;
+  lines[9] = "global " + s.global;
+  if (!s.local.empty()) lines[10] = "local " + s.local;
   std::string text;
   for (size_t i = 1; i < lines.size(); ++i) text += lines[i] + "\n";
   try {
@@ -89,7 +91,7 @@ Variant flags_variant(const KernelSource& s, const std::string& op) {
     if (msg.rfind(prefix, 0) == 0) {
       const size_t colon = msg.find(':', prefix.size());
       const int line = std::stoi(msg.substr(prefix.size(), colon - prefix.size()));
-      const std::string flag = line >= 0 && line < 10 ? flag_of_line[line] : "";
+      const std::string flag = line >= 0 && line < 11 ? flag_of_line[line] : "";
       msg = (flag.empty() ? std::string("command line") : flag) + msg.substr(colon);
     }
     throw Error(msg);
@@ -102,13 +104,15 @@ void KernelSource::validate() const {
   if (!plan_file.empty() && !kernel_file.empty()) throw Error("give either --plan FILE or --kernel-file FILE, not both");
   if (!plan_file.empty() && !entries.empty()) throw Error("--entry names a --kernel-file's entries; a --plan file names its own");
   if (kernel_file.empty() && !entries.empty()) throw Error("--entry needs --kernel-file");
-  if (kernel_file.empty() && !dtypes.empty()) throw Error("--dtypes says which storage formats a --kernel-file takes (a plan file says it with 'dtypes' lines)");
-  if (!kernel_file.empty() && entries.empty()) throw Error("--kernel-file needs --entry NAME (one per step of the operator's default ABI, or one with --global)");
+  if (kernel_file.empty() && !dtypes.empty())
+    throw Error("--dtypes says which storage formats a --kernel-file takes (a plan file says it with 'dtypes' lines)");
+  if (kernel_file.empty() && !when.empty()) throw Error("--when says which problems a --kernel-file serves (a plan file says it with 'when' lines)");
+  if (!kernel_file.empty() && entries.empty())
+    throw Error("--kernel-file needs --entry NAME (one per step of the operator's default ABI, or one with --global)");
   if (kernel_file.empty() && (!args.empty() || !global.empty() || !local.empty()))
     throw Error("--args, --global and --local describe your kernel's launch: they need --kernel-file and --entry");
   if ((!args.empty() || !local.empty()) && global.empty()) throw Error("--args and --local need --global (the global size)");
-  if (!global.empty() && entries.size() != 1)
-    throw Error("--global describes one step: give one --entry (for several steps, write a --plan file)");
+  if (!global.empty() && entries.size() != 1) throw Error("--global describes one step: give one --entry (for several steps, write a --plan file)");
   parse_defines(defines);
 }
 
@@ -117,14 +121,17 @@ std::string KernelSource::flags() const {
   auto add = [&](const char* flag, const std::string& value) {
     if (!value.empty()) f += std::string(f.empty() ? "" : " ") + flag + " " + quote(value);
   };
-  add("--plan", plan_file);
-  add("--kernel-file", kernel_file);
+  // Absolute: a repro runs from any folder.
+  auto absolute = [](const std::string& path) { return path.empty() ? path : fs::absolute(path).lexically_normal().string(); };
+  add("--plan", absolute(plan_file));
+  add("--kernel-file", absolute(kernel_file));
   add("--entry", join(entries));
   add("--args", args);
   add("--global", global);
   add("--local", local);
   add("--define", join(defines));
   add("--dtypes", join(dtypes));
+  add("--when", when);
   add("--variant", variant);
   return f;
 }
@@ -154,7 +161,7 @@ std::vector<Variant> variants_for(const KernelSource& s, const std::string& op) 
     }
     v.name = "user";
     v.file = fs::absolute(s.kernel_file).string();
-    v.dtypes.clear();  // the default ABI is version 1's, float32, unless --dtypes says more
+    v.dtypes.clear();         // the default ABI is version 1's, float32, unless --dtypes says more
     if (!s.dtypes.empty()) {  // checked as a plan's dtypes line is
       try {
         v.dtypes = parse_dtypes(join(s.dtypes, " "), op);
@@ -166,8 +173,22 @@ std::vector<Variant> variants_for(const KernelSource& s, const std::string& op) 
     // The ABI's sizes name the seed's defines (TILE, ROW_WG): the kernel is built with them too, and
     // with the user's, which may replace them or add more.
     for (const auto& [name, value] : defines) {
-      if (v.define(name)) v = v.with_defines({{name, value}});
-      else v.defines.emplace_back(name, value);
+      if (v.define(name))
+        v = v.with_defines({{name, value}});
+      else
+        v.defines.emplace_back(name, value);
+    }
+    if (!s.when.empty()) {  // checked as a plan's when line is: the names are the operator's attributes and the defines
+      const std::string both = v.when.empty() ? s.when : "(" + v.when.text() + ") && (" + s.when + ")";
+      const auto& attrs = Registry::get().find(op).attrs;
+      try {
+        v.when = Expr::parse(both);
+        for (const auto& name : v.when.names())
+          if (std::none_of(attrs.begin(), attrs.end(), [&](const AttrSpec& at) { return at.name == name; }) && !v.define(name))
+            throw Error("'" + name + "' is neither an attribute of " + op + " nor a define");
+      } catch (const Error& e) {
+        throw Error(std::string("--when: ") + e.what());
+      }
     }
     out.push_back(std::move(v));
   } else {

@@ -1,7 +1,7 @@
 #pragma once
 // Which kernels a command runs: ours (the plans of opencl/kernels/), a user's plan file (--plan), or a
 // user's one-step kernel described by flags (--kernel-file, --entry, --args, --global, --local,
-// --define). A user's kernel with only --kernel-file and --entry takes the default ABI: our `seed`
+// --define, --dtypes, --when). A user's kernel with only --kernel-file and --entry takes the default ABI: our `seed`
 // variant's plan with its file and entry names replaced. --variant narrows to one variant; --define
 // replaces defines (of our or a plan file's variants: only those they declare).
 #include <string>
@@ -18,6 +18,7 @@ struct KernelSource {
   std::string args, global, local;   // as given on the command line
   std::vector<std::string> defines;  // NAME=VALUE
   std::vector<std::string> dtypes;   // --dtypes: the storage formats a --kernel-file takes (default f32)
+  std::string when;                  // --when: the problems a --kernel-file serves, as a plan's `when` (default: all)
   std::string variant;
   // The tuning database that applies to these variants: "" is ours for our plans and none for a
   // user's; a folder applies its entries (a paired baseline from another revision brings its own).

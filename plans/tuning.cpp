@@ -18,7 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 std::vector<std::string> fields(const std::string& line) {
   std::vector<std::string> out;
   size_t start = 0;
@@ -107,7 +106,10 @@ std::vector<TuningEntry> read_tuning(const std::string& dir) {
       if (trim(line).empty() || trim(line)[0] == '#') continue;
       const Where w{f.string(), n};
       const auto fs_ = fields(line);
-      if (fs_.size() != 7) throw Error(w.str() + ": a tuning entry has 7 fields separated by ' | ' (device | driver | op | variant | class | defines | evidence), this line has " + std::to_string(fs_.size()));
+      if (fs_.size() != 7)
+        throw Error(w.str() +
+                    ": a tuning entry has 7 fields separated by ' | ' (device | driver | op | variant | class | defines | evidence), this line has " +
+                    std::to_string(fs_.size()));
       TuningEntry e{fs_[0], fs_[1], fs_[2], fs_[3], fs_[4], {}, fs_[5] == "off", fs_[6], {}, w};
       if (auto a = architectures.find(e.device); a != architectures.end()) e.architecture = a->second;
       std::istringstream ds(e.off ? std::string() : fs_[5]);
@@ -119,7 +121,8 @@ std::vector<TuningEntry> read_tuning(const std::string& dir) {
       }
       for (const auto& o : out)
         if (o.device == e.device && o.driver == e.driver && o.op == e.op && o.variant == e.variant && o.shape_class == e.shape_class)
-          throw Error(w.str() + ": a second entry for " + e.op + "/" + e.variant + " class " + e.shape_class + " on this device and driver (first at " + o.where.str() + ")");
+          throw Error(w.str() + ": a second entry for " + e.op + "/" + e.variant + " class " + e.shape_class +
+                      " on this device and driver (first at " + o.where.str() + ")");
       out.push_back(std::move(e));
     }
   }
@@ -137,8 +140,7 @@ const std::vector<TuningEntry>& tuning_database() {
 }
 
 const TuningEntry* find_tuning(const std::vector<TuningEntry>& db, const std::string& device, const std::string& driver,
-                               const std::string& architecture, const std::string& op, const std::string& variant,
-                               const std::string& shape_class) {
+                               const std::string& architecture, const std::string& op, const std::string& variant, const std::string& shape_class) {
   // In order of preference: this device and driver, this device, this architecture and driver, this architecture.
   const TuningEntry* best[4] = {};
   for (const auto& e : db) {
@@ -156,8 +158,10 @@ const TuningEntry* find_tuning(const std::vector<TuningEntry>& db, const std::st
 std::string tuning_file_name(const std::string& device) {
   std::string s;
   for (char c : device) {
-    if (std::isalnum(static_cast<unsigned char>(c))) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else if (!s.empty() && s.back() != '-') s += '-';
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else if (!s.empty() && s.back() != '-')
+      s += '-';
   }
   while (!s.empty() && s.back() == '-') s.pop_back();
   return s + ".tuning";
@@ -171,8 +175,8 @@ void merge_tuning(const std::string& path, const std::vector<TuningEntry>& entri
       if (trim(line).empty() || trim(line)[0] == '#') continue;
       const auto f = fields(line);
       const bool replaced = f.size() == 7 && std::any_of(entries.begin(), entries.end(), [&](const TuningEntry& e) {
-        return e.device == f[0] && e.driver == f[1] && e.op == f[2] && e.variant == f[3] && e.shape_class == f[4];
-      });
+                              return e.device == f[0] && e.driver == f[1] && e.op == f[2] && e.variant == f[3] && e.shape_class == f[4];
+                            });
       if (!replaced) kept.push_back(line);
     }
   }

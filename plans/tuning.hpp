@@ -26,8 +26,8 @@ namespace plumbline::plans {
 struct TuningEntry {
   std::string device, driver, op, variant, shape_class;
   std::vector<std::pair<std::string, std::string>> defines;
-  bool off = false;      // the defines field is `off`: the variant is passed over on this device
-  std::string evidence;  // what the tuner measured, for the reviewer
+  bool off = false;          // the defines field is `off`: the variant is passed over on this device
+  std::string evidence;      // what the tuner measured, for the reviewer
   std::string architecture;  // of its device, from the folder's `architectures` file; empty if not named there
   Where where;
 
@@ -50,8 +50,7 @@ const std::vector<TuningEntry>& tuning_database();  // of tuning_dir(), read onc
 // this driver first, where the architecture is not empty), operator, variant and class. An entry whose
 // `device` is not this one is borrowed.
 const TuningEntry* find_tuning(const std::vector<TuningEntry>& db, const std::string& device, const std::string& driver,
-                               const std::string& architecture, const std::string& op, const std::string& variant,
-                               const std::string& shape_class);
+                               const std::string& architecture, const std::string& op, const std::string& variant, const std::string& shape_class);
 
 // The file that holds a device's entries ("nvidia-h100-80gb-hbm3.tuning").
 std::string tuning_file_name(const std::string& device);

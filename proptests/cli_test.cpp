@@ -37,9 +37,7 @@ Outcome run(const std::string& args, const std::string& env = "") {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-fs::path temp_dir() {
-  return test::temp_dir("cli_test");
-}
+fs::path temp_dir() { return test::temp_dir("cli_test"); }
 
 // Runs plumbline with ARGS and kills it (SIGKILL, as a timeout would) right after the first line of
 // its output that contains NEEDLE; returns the output up to there. No timing: the kill follows the line.
@@ -236,7 +234,8 @@ TEST(Cli, CheckFindsAPlantedKernelAndPrintsItsRepro) {
 namespace {
 
 std::string rb_gemm_flags(const std::string& file, int ts) {
-  return "--kernel-file " + file + " --entry rb_gemm --args m,n,k,batch,ta,tb,a,b,y "
+  return "--kernel-file " + file +
+         " --entry rb_gemm --args m,n,k,batch,ta,tb,a,b,y "
          "--global 'cdiv(n,TS)*(TS/WPT),cdiv(m,TS)*(TS/WPT),max(batch,1)' --local 'TS/WPT,TS/WPT,1' --define TS=" +
          std::to_string(ts) + ",WPT=4";
 }
@@ -276,8 +275,8 @@ TEST(CliPlans, TheSameGemmWithoutItsLastKTileIsCaughtWithARunnableRepro) {
 TEST(CliPlans, BenchTimesAUserKernelWithItsOwnLaunch) {
   const fs::path json = temp_dir() / "rb_gemm_bench.json";
   fs::remove(json);
-  const Outcome r = run("bench --problem 'matmul:m=96,k=70,n=80' --device pocl:0 --repetitions 3 --min-time 0.01 --json " + json.string() +
-                        " " + rb_gemm_flags(kRbGemm, 32));
+  const Outcome r = run("bench --problem 'matmul:m=96,k=70,n=80' --device pocl:0 --repetitions 3 --min-time 0.01 --json " + json.string() + " " +
+                        rb_gemm_flags(kRbGemm, 32));
   ASSERT_EQ(r.status, 0) << r.output;
   std::ifstream f(json);
   const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -324,9 +323,10 @@ TEST(CliPlans, BenchGoesOnPastALineThatFailsAndPrefersTunedEntriesThatServe) {
   const fs::path db = temp_dir() / "narrow_tuning";
   fs::create_directories(db);
   std::ofstream(db / "t.tuning") << name << " | " << driver << " | layer_norm_bwd | rows | all | NORM_WG=128 PER=8 ROWS=16 | a test\n";
-  const Outcome r = run("bench --problem 'layer_norm_bwd:m=16,n=4096' --problem 'matmul:m=2147483648,k=1,n=1' --problem 'layer_norm_bwd:m=16,n=512'"
-                        " --device pocl:0 --repetitions 1 --min-time 0.001",
-                        "PLUMBLINE_TUNING_DIR=" + db.string());
+  const Outcome r =
+      run("bench --problem 'layer_norm_bwd:m=16,n=4096' --problem 'matmul:m=2147483648,k=1,n=1' --problem 'layer_norm_bwd:m=16,n=512'"
+          " --device pocl:0 --repetitions 1 --min-time 0.001",
+          "PLUMBLINE_TUNING_DIR=" + db.string());
   EXPECT_EQ(r.status, 2) << r.output;
   auto line_of = [&](const std::string& problem) {
     const size_t from = r.output.find(problem + "@pocl:0");
@@ -342,8 +342,8 @@ TEST(CliPlans, BenchReportsEachStepOfAPlan) {
   const BenchRun bench = run_bench("--problem 'gemm_bias_act_bwd:m=40,k=24,n=36,act=gelu_tanh' --variant xgemm", "steps_bench.json");
   ASSERT_EQ(bench.outcome.status, 0) << bench.outcome.output;
   EXPECT_NE(bench.outcome.output.find("steps (ms): xgemm_pre "), std::string::npos) << bench.outcome.output;
-  const std::vector<std::string> expected{"step_01 xgemm_pre", "step_02 grad_pre_partial_sums", "step_03 xgemm_float_a",
-                                          "step_04 xgemm_float_b", "step_05 column_sums_finish"};
+  const std::vector<std::string> expected{"step_01 xgemm_pre", "step_02 grad_pre_partial_sums", "step_03 xgemm_float_a", "step_04 xgemm_float_b",
+                                          "step_05 column_sums_finish"};
   for (const auto& b : bench.repetitions) {
     double sum = 0;
     for (const auto& key : expected) {
@@ -385,8 +385,8 @@ TEST(CliPlans, BenchStreamTimesBurstsOfLaunchesAfterTheCheck) {
 
 TEST(CliPlans, PlanErrorsNameTheLineTheParameterAndTheProblem) {
   // One argument short: the message names the parameter that has none.
-  const Outcome missing = run("check matmul --cases 2 --device pocl:0 --kernel-file " + kRbGemm +
-                              " --entry rb_gemm --args m,n,k,batch,ta,tb,a,b --global 'n,m'");
+  const Outcome missing =
+      run("check matmul --cases 2 --device pocl:0 --kernel-file " + kRbGemm + " --entry rb_gemm --args m,n,k,batch,ta,tb,a,b --global 'n,m'");
   EXPECT_EQ(missing.status, 2) << missing.output;
   EXPECT_NE(missing.output.find("kernel rb_gemm takes 9 parameters, the plan gives 8 arguments"), std::string::npos) << missing.output;
   EXPECT_NE(missing.output.find("parameter 9 'global float* y' has no argument"), std::string::npos) << missing.output;
@@ -450,8 +450,8 @@ TEST(CliTune, EveryCandidateIsCheckedBeforeItIsTimedAndAWrongOneIsNeverChosen) {
   fs::remove_all(db);
   fs::create_directories(db);
   const std::string plan = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/vadd_tunable.plan";
-  const Outcome r = run("tune add --plan " + plan + " --problem 'add:n=100000' --device pocl:0 --budget 60 --db " + db.string() +
-                            " --json " + json.string() + " --start 'VW=4 WG=128'",
+  const Outcome r = run("tune add --plan " + plan + " --problem 'add:n=100000' --device pocl:0 --budget 60 --db " + db.string() + " --json " +
+                            json.string() + " --start 'VW=4 WG=128'",
                         "PLUMBLINE_TUNING_DIR=" + db.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("VW=4 WG=64: WRONG, discarded: unwritten"), std::string::npos) << r.output;
@@ -574,6 +574,31 @@ TEST(CliIsolation, AWildWriteIsACrashedVerdictWithARepro) {
   EXPECT_EQ(j["failures"].size(), j["cases"].size());
 }
 
+// A write past the guards into what would be the host's heap faults at once (fenced buffers on CPU
+// devices): [crashed] in its case, one FAIL block a failure, nothing of glibc's heap checks.
+TEST(CliIsolation, AWriteIntoTheHostsHeapIsACrashedVerdictInItsCase) {
+  const Outcome r = run("check act --cases 4 --device pocl:0 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
+                        "/proptests/kernels/act_heap_write.cl --entry heap");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("FAIL act on pocl:0 [crashed]"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("malloc"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("free()"), std::string::npos) << r.output;
+  size_t blocks = 0;
+  for (size_t at = r.output.find("FAIL act"); at != std::string::npos; at = r.output.find("FAIL act", at + 1)) ++blocks;
+  EXPECT_EQ(blocks, 3u) << "one block a failure, up to the three after which act stops\n" << r.output;
+}
+
+// Arguments given in the wrong order (the output where the kernel reads, an input where it writes): a
+// warning before the launch names both, and the kernel fails its cases.
+TEST(CliIsolation, SwappedArgumentsAreNamedBeforeTheLaunch) {
+  const Outcome r = run("check act --cases 2 --device pocl:0 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
+                        "/opencl/kernels/elementwise.cl --entry act_forward --args y,x,n,act --global n");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("plumbline: warning: step act_forward (command line): arguments in the wrong order?"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("output 'y' is bound to parameter 1 (const global "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("input 'x' is bound to parameter 2 (global "), std::string::npos) << r.output;
+}
+
 TEST(CliIsolation, AHangingKernelIsAHungVerdictAndTheRunGoesOn) {
   const Outcome r = run("check act --cases 2 --device pocl:0 --timeout 1 --kernel-file " + std::string(PLUMBLINE_SOURCE_DIR) +
                         "/proptests/kernels/act_hangs.cl --entry hang");
@@ -585,8 +610,8 @@ TEST(CliIsolation, AHangingKernelIsAHungVerdictAndTheRunGoesOn) {
 TEST(CliIsolation, AnAbortingHostPathEndsOneOperatorAndEveryOtherIsReported) {
   // A test hook aborts the check process before every case of act (an abort in the host path).
   const fs::path json = temp_dir() / "abort.json", out = temp_dir() / "gate_abort";
-  const Outcome r = run("gate --op act --op add --op mul --no-bench --no-report --cases 8 --device pocl:0 --out " + out.string(),
-                        "PLUMBLINE_INJECT_ABORT=act");
+  const Outcome r =
+      run("gate --op act --op add --op mul --no-bench --no-report --cases 8 --device pocl:0 --out " + out.string(), "PLUMBLINE_INJECT_ABORT=act");
   EXPECT_EQ(r.status, 1) << r.output;
   std::ifstream f(out / "check.json");
   const auto j = nlohmann::json::parse(f);
@@ -603,7 +628,8 @@ TEST(CliIsolation, AnAbortingHostPathEndsOneOperatorAndEveryOtherIsReported) {
 // memory (PoCL's largest allocation is a share of it), so either refusal is right; it must be one.
 void expect_refused_for_size(const Outcome& r, const std::string& tensor_bytes) {
   EXPECT_EQ(r.status, 2) << r.output;
-  const bool device = r.output.find(tensor_bytes) != std::string::npos && r.output.find("more than the largest allocation of pocl:0") != std::string::npos;
+  const bool device =
+      r.output.find(tensor_bytes) != std::string::npos && r.output.find("more than the largest allocation of pocl:0") != std::string::npos;
   const size_t host = r.output.find("checking it needs about ");
   const bool host_named = host != std::string::npos && r.output.find(" of host memory for the inputs, outputs", host) != std::string::npos &&
                           r.output.find(" are available", host) != std::string::npos;
@@ -622,8 +648,8 @@ TEST(CliIsolation, ProblemsTooLargeAreRefusedWithTheTensorAndItsBytes) {
 TEST(CliIsolation, ProblemsBeyondTheReferenceBudgetAreSampledAtTheirSize) {
   // 8.6e9 FLOPs: beyond the budget given, so checked on a sample of its outputs; the JSON says which.
   const fs::path json = temp_dir() / "sampled.json";
-  const Outcome r = run("check matmul --problem 'matmul:m=1024,k=4096,n=1000,tb=1' --variant xgemm --reference-budget 1e8 --device pocl:0 --json " +
-                        json.string());
+  const Outcome r =
+      run("check matmul --problem 'matmul:m=1024,k=4096,n=1000,tb=1' --variant xgemm --reference-budget 1e8 --device pocl:0 --json " + json.string());
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("xgemm: sampled 4100 of 1024000 elements of y (a fault in 0.112% of them is caught with probability 99%)"),
             std::string::npos)

@@ -24,10 +24,7 @@ using plumbline::test::error_of;
 
 namespace {
 
-
-std::filesystem::path temp_file(const std::string& name) {
-  return test::temp_dir("core_test") / name;
-}
+std::filesystem::path temp_file(const std::string& name) { return test::temp_dir("core_test") / name; }
 
 }  // namespace
 
@@ -90,15 +87,13 @@ TEST(ProblemLine, MalformedLinesNameTheProblem) {
 }
 
 TEST(ProblemLine, ImpossibleShapesAreRejected) {
-  EXPECT_NE(error_of([] { Problem::parse("group_norm:n=1,c=6,h=2,w=2,g=4"); }).find("c=6 not divisible by groups g=4"),
-            std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("group_norm:n=1,c=6,h=2,w=2,g=4"); }).find("c=6 not divisible by groups g=4"), std::string::npos);
   EXPECT_NE(error_of([] { Problem::parse("conv2d:c=3,k=4,g=2"); }).find("not divisible by groups"), std::string::npos);
-  EXPECT_NE(error_of([] { Problem::parse("conv2d:h=3,w=3,r=5,s=3"); })
-                .find("dilated kernel extent along height (5) is larger than the padded input (3)"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([] { Problem::parse("conv2d:h=3,w=3,r=5,s=3"); }).find("dilated kernel extent along height (5) is larger than the padded input (3)"),
+      std::string::npos);
   EXPECT_NE(error_of([] { Problem::parse("conv2d:h=5,w=5,r=3,s=3,dh=3"); }).find("extent along height (7)"), std::string::npos);
-  EXPECT_NE(error_of([] { Problem::parse("max_pool2d:h=4,w=4,kh=2,kw=2,ph=2"); }).find("exceeds half the window"),
-            std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse("max_pool2d:h=4,w=4,kh=2,kw=2,ph=2"); }).find("exceeds half the window"), std::string::npos);
   EXPECT_NE(error_of([] { Problem::parse("gemm_bias_act:bshared=1"); }).find("bshared=1 needs a batch"), std::string::npos);
   // The error starts with the problem line, so the user sees what was asked.
   EXPECT_EQ(error_of([] { Problem::parse("group_norm:c=6,g=4"); }).rfind("group_norm:n=1,c=6", 0), 0u);
@@ -263,8 +258,7 @@ TEST(Npy, BadFilesGetClearErrors) {
   const auto fortran = write_raw("fo.npy", "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", 16);
   EXPECT_NE(error_of([&] { read_npy<float>(fortran); }).find("Fortran-order"), std::string::npos);
   const auto shortd = write_raw("short.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", 40);
-  EXPECT_NE(error_of([&] { read_npy<double>(shortd); }).find("truncated data: shape [3,2] needs 48 bytes, file holds 40"),
-            std::string::npos);
+  EXPECT_NE(error_of([&] { read_npy<double>(shortd); }).find("truncated data: shape [3,2] needs 48 bytes, file holds 40"), std::string::npos);
   {
     std::ofstream f(temp_file("text.npy"));
     f << "hello";

@@ -28,13 +28,10 @@ std::string section_of(const std::string& doc, const std::string& op) {
   if (start == std::string::npos) return "";
   const size_t end = doc.find("\n#", start + 4);
   const size_t family = doc.rfind("\n## ", start);
-  return doc.substr(start, end == std::string::npos ? std::string::npos : end - start) +
-         doc.substr(family, doc.find("\n### ", family) - family);
+  return doc.substr(start, end == std::string::npos ? std::string::npos : end - start) + doc.substr(family, doc.find("\n### ", family) - family);
 }
 
-bool names(const std::string& text, const std::string& name) {
-  return text.find("`" + name + "`") != std::string::npos;
-}
+bool names(const std::string& text, const std::string& name) { return text.find("`" + name + "`") != std::string::npos; }
 
 }  // namespace
 
@@ -89,7 +86,8 @@ std::vector<fs::path> tree_files() {
 }
 
 bool is_text(const fs::path& p) {
-  static const std::set<std::string> ext = {".md", ".cpp", ".hpp", ".h", ".cl", ".plan", ".batch", ".tuning", ".py", ".sh", ".txt", ".rules", ".cmake", ".in", ""};
+  static const std::set<std::string> ext = {".md", ".cpp", ".hpp", ".h",     ".cl",    ".plan", ".batch", ".tuning",
+                                            ".py", ".sh",  ".txt", ".rules", ".cmake", ".in",   ""};
   return ext.count(p.extension().string()) > 0;
 }
 
@@ -98,6 +96,24 @@ bool is_text(const fs::path& p) {
 // The tree states facts with their date and command; labels of how the work was organised (the words
 // stop, call, issue or session followed by a number, or run glued to one) mean nothing to a reader of
 // a clone.
+// docs/extending.md's C++ and CMake snippets are the worked example's own lines (examples/downstream/,
+// built and run against an installed copy by the downstream_example test): they compile as written.
+TEST(Docs, ExtendingMdSnippetsAreTheBuiltExamplesLines) {
+  const std::string src = PLUMBLINE_SOURCE_DIR;
+  const std::string doc = read(src + "/docs/extending.md");
+  std::string example;
+  for (const char* f : {"CMakeLists.txt", "my_kernels_test.cpp", "leaky_relu.cpp"}) example += read(src + "/examples/downstream/" + f) + "\n";
+  int snippets = 0;
+  for (const std::string fence : {"```cpp\n", "```cmake\n"})
+    for (size_t at = doc.find(fence); at != std::string::npos; at = doc.find(fence, at + 1)) {
+      const size_t start = at + fence.size(), end = doc.find("```\n", start);
+      const std::string snippet = doc.substr(start, end - start);
+      EXPECT_NE(example.find(snippet), std::string::npos) << "not a piece of examples/downstream/:\n" << snippet;
+      ++snippets;
+    }
+  EXPECT_EQ(snippets, 3);
+}
+
 TEST(Tree, NoLabelOfTheWorksOwnHistory) {
   static const std::regex label(R"(\b([Ss]top|[Cc]all|[Ii]ssue|[Ss]ession)s? \d+\b|\b(run|call)\d+\b|bench/results/|\.\./shared/)");
   for (const auto& p : tree_files()) {

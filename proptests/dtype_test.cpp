@@ -28,13 +28,13 @@ namespace {
 // not. This one stands for such an operator.
 const char* without_dtype() {
   static const bool added = [] {
-    Registry::add({"float32_only", "elementwise", "y = x", "", {{.name = "n", .kind = AttrKind::Int, .def = int64_t{1}, .min = 1}},
-                   [](const Problem& p) {
-                     Signature s;
-                     s.inputs = {{"x", Shape{p.i("n")}}};
-                     s.outputs = {{"y", Shape{p.i("n")}}};
-                     return s;
-                   }});
+    Registry::add(
+        {"float32_only", "elementwise", "y = x", "", {{.name = "n", .kind = AttrKind::Int, .def = int64_t{1}, .min = 1}}, [](const Problem& p) {
+           Signature s;
+           s.inputs = {{"x", Shape{p.i("n")}}};
+           s.outputs = {{"y", Shape{p.i("n")}}};
+           return s;
+         }});
     return true;
   }();
   (void)added;
@@ -79,8 +79,8 @@ TEST(Formats, EveryWordRoundTripsAndNaNStaysNaN) {
 TEST(Formats, KnownValuesTiesToEvenAndOverflow) {
   EXPECT_EQ(to_bits(DType::F16, 1.0f), 0x3C00);
   EXPECT_EQ(to_bits(DType::F16, 65504.0f), 0x7BFF);
-  EXPECT_EQ(to_bits(DType::F16, 65519.0f), 0x7BFF);       // below the threshold: the largest finite
-  EXPECT_EQ(to_bits(DType::F16, 65520.0f), 0x7C00);       // from max + half an ulp: Inf
+  EXPECT_EQ(to_bits(DType::F16, 65519.0f), 0x7BFF);  // below the threshold: the largest finite
+  EXPECT_EQ(to_bits(DType::F16, 65520.0f), 0x7C00);  // from max + half an ulp: Inf
   EXPECT_EQ(to_bits(DType::F16, -1e6f), 0xFC00);
   EXPECT_EQ(to_bits(DType::F16, 0x1p-24f), 0x0001);        // the smallest subnormal
   EXPECT_EQ(to_bits(DType::F16, 0x1p-25f), 0x0000);        // half of it: a tie, to even (zero)
@@ -118,8 +118,7 @@ TEST(ProblemLine, DtypeIsLeftOutAtF32AndRoundTrips) {
   EXPECT_EQ(dtype_of(Problem::parse("cross_entropy:b=2,c=3")), DType::F32);  // dtype left out: float32
   EXPECT_EQ(signature_of(b).bytes(), 2.0 * (12 + 20 + 15));
   EXPECT_NE(error_of([] { Problem::parse("matmul:m=3,dtype=f8"); }).find("f8"), std::string::npos);
-  EXPECT_NE(error_of([] { Problem::parse(std::string(without_dtype()) + ":n=2,dtype=f16"); }).find("has no attribute 'dtype'"),
-            std::string::npos);
+  EXPECT_NE(error_of([] { Problem::parse(std::string(without_dtype()) + ":n=2,dtype=f16"); }).find("has no attribute 'dtype'"), std::string::npos);
 }
 
 TEST(Signature, ClassIndicesStayFloat32InEveryFormatSoftLabelsFollowIt) {
@@ -202,8 +201,8 @@ float round_half_up(DType d, float x) {
 }
 
 TEST(Values, ExactModeTiesInTheFormatSoAHalfUpRoundingFailsAndEveryInputStaysExact) {
-  for (const char* line : {"add:n=512,dtype=bf16", "add:n=512,dtype=f16", "mul:n=512,dtype=bf16", "mul:n=512,dtype=f16",
-                           "bias_add:m=16,n=32,dtype=bf16"}) {
+  for (const char* line :
+       {"add:n=512,dtype=bf16", "add:n=512,dtype=f16", "mul:n=512,dtype=bf16", "mul:n=512,dtype=f16", "bias_add:m=16,n=32,dtype=bf16"}) {
     const Problem p = Problem::parse(line);
     const Signature sig = signature_of(p);
     ASSERT_TRUE(sig.exact_ties) << line;
@@ -249,6 +248,10 @@ TEST(Compare, TheFormatsRangeDecidesWhereInfIsRight) {
   EXPECT_TRUE(compare("y", got, ref, m).passed);
   got[0] = 65504;  // finite where the true value rounds to Inf
   EXPECT_FALSE(compare("y", got, ref, m).passed);
+  // Both printed numbers finite: the message says what the format makes of the reference.
+  EXPECT_NE(compare("y", got, ref, m).message.find("reference 70000, inf in f16 (its largest finite value is 65504) (non-finite class differs)"),
+            std::string::npos)
+      << compare("y", got, ref, m).message;
   got[0] = INFINITY, got[1] = INFINITY;  // Inf where 60000 is finite in f16
   EXPECT_FALSE(compare("y", got, ref, m).passed);
 }

@@ -46,10 +46,14 @@ TEST(RulesFile, MalformedRulesNameTheLineAndTheProblem) {
       {head + "  (lhs (act :slope 2 x))\n  (rhs x)\n  (numerics exact))", "test.rules:3: rule 'r': act has no attribute 'slope'"},
       {head + "  (lhs (transpose x x))\n  (rhs x)\n  (numerics exact))", "test.rules:3: rule 'r': transpose takes 1 arguments, got 2"},
       {head + "  (lhs (transpose x))\n  (rhs x)\n  (numerics roughly))", "test.rules:5: rule 'r': numerics is exact, reassoc or (approx BOUND)"},
-      {head + "  (lhs (transpose x))\n  (rhs (act :act ?a x))\n  (numerics exact))", "test.rules:4: rule 'r': attribute variable ?a is not bound by the left side"},
-      {head + "  (where (== q 1))\n  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))", "test.rules:3: rule 'r': 'q' is neither a dimension symbol nor an attribute value"},
-      {"(rule r\n  (vars (x real (m n)) (x real (m)))\n  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))", "test.rules:2: rule 'r': variable 'x' is declared twice"},
-      {"(rule r\n  (vars (x complex (m n)))\n  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))", "test.rules:2: rule 'r': unknown type 'complex'"},
+      {head + "  (lhs (transpose x))\n  (rhs (act :act ?a x))\n  (numerics exact))",
+       "test.rules:4: rule 'r': attribute variable ?a is not bound by the left side"},
+      {head + "  (where (== q 1))\n  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))",
+       "test.rules:3: rule 'r': 'q' is neither a dimension symbol nor an attribute value"},
+      {"(rule r\n  (vars (x real (m n)) (x real (m)))\n  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))",
+       "test.rules:2: rule 'r': variable 'x' is declared twice"},
+      {"(rule r\n  (vars (x complex (m n)))\n  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))",
+       "test.rules:2: rule 'r': unknown type 'complex'"},
       {head + "  (lhs (transpose x))\n  (rhs x)\n  (numerics exact)\n  (extra 1))", "test.rules:6: rule 'r': unknown clause"},
       {"(rules r)", "test.rules:1: expected (rule NAME ...)"},
   };
@@ -58,16 +62,18 @@ TEST(RulesFile, MalformedRulesNameTheLineAndTheProblem) {
     EXPECT_EQ(msg.substr(0, expected.size()), expected) << text;
   }
   EXPECT_EQ(error_of([] { load_rules("/nonexistent.rules"); }), "cannot read rules file '/nonexistent.rules'");
-  EXPECT_NE(error_of([&] { rules_of(head + "  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))\n" + head +
-                                    "  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))"); }).find("defined twice"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] {
+        rules_of(head + "  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))\n" + head + "  (lhs (transpose x))\n  (rhs x)\n  (numerics exact))");
+      }).find("defined twice"),
+      std::string::npos);
 }
 
 TEST(RulesFile, TheShippedFileParsesAndCoversTheRequiredRules) {
   const auto rules = load_rules(default_rules_path());
-  for (const char* name : {"gemm-bias-fusion", "gemm-bias-act-fusion", "silu-fusion", "double-transpose", "transpose-of-product",
-                           "double-negation", "relu-idempotent", "conv-bwd-data-as-conv", "conv-1x1-as-matmul",
-                           "group-norm-one-group", "group-norm-per-channel", "softmax-shift-invariance"})
+  for (const char* name :
+       {"gemm-bias-fusion", "gemm-bias-act-fusion", "silu-fusion", "double-transpose", "transpose-of-product", "double-negation", "relu-idempotent",
+        "conv-bwd-data-as-conv", "conv-1x1-as-matmul", "group-norm-one-group", "group-norm-per-channel", "softmax-shift-invariance"})
     EXPECT_TRUE(std::any_of(rules.begin(), rules.end(), [&](const Rule& r) { return r.name == name; })) << name;
 }
 

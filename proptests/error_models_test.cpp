@@ -67,8 +67,8 @@ TEST(ErrorModels, ASubnormalInputReadAsZeroPassesAndNothingElseDoes) {
     return r;
   };
   EXPECT_TRUE(judge(static_cast<float>(ref[0][0])).passed);  // subnormals kept
-  EXPECT_TRUE(judge(1e-30f).passed);                           // the subnormal read as zero
-  const CaseResult wrong = judge(2e-30f);                      // neither
+  EXPECT_TRUE(judge(1e-30f).passed);                         // the subnormal read as zero
+  const CaseResult wrong = judge(2e-30f);                    // neither
   EXPECT_FALSE(wrong.passed);
   EXPECT_EQ(wrong.verdict, "wrong");
   // A normal input is never read as zero: with a = (1e-37, 1) the flushed answer is wrong.
@@ -168,7 +168,7 @@ TEST(Compare, ChunksJoinAsOneLoopOverEveryElement) {
   got[700007] = static_cast<float>(1.0 + 3 * unit);   // ratio ~3, the first error
   got[2100000] = static_cast<float>(1.0 + 9 * unit);  // ratio ~9: the worst
   got[2800007] = static_cast<float>(1.0 + 9 * unit);  // the same ratio later: not the worst
-  got[1400000] = NAN;                                  // a class error between them
+  got[1400000] = NAN;                                 // a class error between them
   const Comparison c = compare("y", got, ref, model);
   EXPECT_FALSE(c.passed);
   EXPECT_EQ(c.mismatches, 4);

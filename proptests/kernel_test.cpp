@@ -96,22 +96,22 @@ GradcheckOptions kernel_as_backward(KernelChecker& kernels, const plans::Variant
   GradcheckOptions o;
   o.mode = GradcheckOptions::Mode::Fast;
   o.backward_error = [](const Problem& p, const std::vector<TensorD>& in) {
-      std::vector<TensorD> in_f;  // the values the kernel sees
-      for (const auto& t : in) in_f.push_back(t.convert<float>().convert<double>());
-      const std::vector<TensorD> ref = run_reference(p, in_f);
-      const std::vector<ErrorModel> models = error_models(p, in_f, ref, false);
-      std::vector<TensorD> bounds;
-      for (size_t i = 0; i < ref.size(); ++i) bounds.push_back(error_bounds(ref[i], models[i]));
-      return bounds;
+    std::vector<TensorD> in_f;  // the values the kernel sees
+    for (const auto& t : in) in_f.push_back(t.convert<float>().convert<double>());
+    const std::vector<TensorD> ref = run_reference(p, in_f);
+    const std::vector<ErrorModel> models = error_models(p, in_f, ref, false);
+    std::vector<TensorD> bounds;
+    for (size_t i = 0; i < ref.size(); ++i) bounds.push_back(error_bounds(ref[i], models[i]));
+    return bounds;
   };
   o.backward = [&kernels, v](const Problem& p, const std::vector<TensorD>& in) {
-      std::vector<TensorF> in_f;
-      for (const auto& t : in) in_f.push_back(t.convert<float>());
-      const Execution ex = kernels.execute(p, in_f, v);
-      if (!ex.problem.empty()) throw Error(ex.problem);
-      std::vector<TensorD> out;
-      for (const auto& t : ex.outputs) out.push_back(t.convert<double>());
-      return out;
+    std::vector<TensorF> in_f;
+    for (const auto& t : in) in_f.push_back(t.convert<float>());
+    const Execution ex = kernels.execute(p, in_f, v);
+    if (!ex.problem.empty()) throw Error(ex.problem);
+    std::vector<TensorD> out;
+    for (const auto& t : ex.outputs) out.push_back(t.convert<double>());
+    return out;
   };
   return o;
 }
@@ -129,9 +129,8 @@ TEST_P(KernelBackward, AgreesWithFiniteDifferences) {
       if (dtype_of(c.problem.value()) != DType::F32) continue;
       const GradcheckOptions o = kernel_as_backward(*dev.ours, c.variant);
       if (gradcheck(c.problem.value(), 50 + i, o).passed) continue;
-      const Problem small = shrink_failure(c.problem, [&](const Problem& q) {
-        return plans::applies(*c.variant, q) && !gradcheck(q, 50 + i, o).passed;
-      });
+      const Problem small =
+          shrink_failure(c.problem, [&](const Problem& q) { return plans::applies(*c.variant, q) && !gradcheck(q, 50 + i, o).passed; });
       ADD_FAILURE() << op << "/" << c.variant->name << " on " << dev.runtime->device().selector << ": " << gradcheck(small, 50 + i, o).summary()
                     << "\n  problem: " << small.line() << " (seed " << 50 + i << ")";
       break;
@@ -276,8 +275,8 @@ TEST(TuningDatabase, FindTuningPrefersTheDeviceThenTheDriverThenTheArchitecture)
     const plans::TuningEntry* e = plans::find_tuning(db, device, driver, arch, "softmax", "quads", "long");
     return e ? e->evidence : std::string("none");
   };
-  EXPECT_EQ(found("H200", "new", "sm_90"), "h200 old");  // its own, of another driver, before a lender's of its driver
-  EXPECT_EQ(found("GH200", "new", "sm_90"), "h100 new"); // a lender of its driver first
+  EXPECT_EQ(found("H200", "new", "sm_90"), "h200 old");   // its own, of another driver, before a lender's of its driver
+  EXPECT_EQ(found("GH200", "new", "sm_90"), "h100 new");  // a lender of its driver first
   EXPECT_EQ(found("GH200", "old", "sm_90"), "h100 old");
   EXPECT_EQ(found("GH200", "newest", "sm_90"), "h100 old");  // else the first lender in the database's order
   EXPECT_EQ(found("GH200", "new", ""), "none");
@@ -327,7 +326,8 @@ TEST(TuningDatabase, AVariantShapedForAnotherTypeOfDeviceIsPassedOver) {
     const fs::path dir = fs::temp_directory_path() / ("plumbline_devices_" + std::to_string(::getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "conv.plan") << text;
-    fs::copy_file(std::string(PLUMBLINE_SOURCE_DIR) + "/opencl/kernels/gemm_cores.blocks", dir / "gemm_cores.blocks", fs::copy_options::overwrite_existing);
+    fs::copy_file(std::string(PLUMBLINE_SOURCE_DIR) + "/opencl/kernels/gemm_cores.blocks", dir / "gemm_cores.blocks",
+                  fs::copy_options::overwrite_existing);
     KernelChecker kc(*dev.runtime, plans::KernelSource{.plan_file = (dir / "conv.plan").string()});
     std::set<std::string> names;
     for (const auto& v : kc.variants("conv2d")) names.insert(v.name);
@@ -409,10 +409,11 @@ struct Caught {
 };
 
 // Runs random cases of `op` with the user kernel until one fails (at most `cases`), then shrinks it.
-std::optional<Caught> catch_bug(const std::string& op, const std::string& file, std::vector<std::string> entries,
-                                int cases = 200, std::optional<Values> only = std::nullopt) {
+std::optional<Caught> catch_bug(const std::string& op, const std::string& file, std::vector<std::string> entries, int cases = 200,
+                                std::optional<Values> only = std::nullopt) {
   auto& dev = devices().at(0);
-  KernelChecker user(*dev.runtime, plans::KernelSource{.kernel_file = std::string(PLUMBLINE_PLANTED_DIR) + "/" + file, .entries = std::move(entries)});
+  KernelChecker user(*dev.runtime,
+                     plans::KernelSource{.kernel_file = std::string(PLUMBLINE_PLANTED_DIR) + "/" + file, .entries = std::move(entries)});
   const CasePlan plan(user.variants(op), op, cases, 1);
   for (int i = 0; i < cases; ++i) {
     KernelCase c = plan.at(i);
@@ -480,15 +481,17 @@ TEST(BatchFiles, IncludesAndModifiersExpandAShapeWrittenOnce) {
     return dir + "/" + name;
   };
   write("inner.batch", "act:n=8,act=relu\nsum:m=2,n=3,dtype=f16  # names its format: kept\n");
-  const std::string outer = write("outer.batch",
-                                  "ops conv2d,conv2d_bwd_data\ndtype f32,bf16\nconv2d:n=1,c=2,h=5,w=5,k=3,r=3,s=3\nops\ninclude inner.batch\n");
+  const std::string outer =
+      write("outer.batch", "ops conv2d,conv2d_bwd_data\ndtype f32,bf16\nconv2d:n=1,c=2,h=5,w=5,k=3,r=3,s=3\nops\ninclude inner.batch\n");
   std::vector<std::string> lines;
   for (const auto& e : bench::read_batch(outer)) lines.push_back(e.problem.line());
-  const std::vector<std::string> want = {
-      Problem::parse("conv2d:n=1,c=2,h=5,w=5,k=3,r=3,s=3").line(), Problem::parse("conv2d:n=1,c=2,h=5,w=5,k=3,r=3,s=3,dtype=bf16").line(),
-      Problem::parse("conv2d_bwd_data:n=1,c=2,h=5,w=5,k=3,r=3,s=3").line(),
-      Problem::parse("conv2d_bwd_data:n=1,c=2,h=5,w=5,k=3,r=3,s=3,dtype=bf16").line(), Problem::parse("act:n=8,act=relu").line(),
-      Problem::parse("act:n=8,act=relu,dtype=bf16").line(), Problem::parse("sum:m=2,n=3,dtype=f16").line()};
+  const std::vector<std::string> want = {Problem::parse("conv2d:n=1,c=2,h=5,w=5,k=3,r=3,s=3").line(),
+                                         Problem::parse("conv2d:n=1,c=2,h=5,w=5,k=3,r=3,s=3,dtype=bf16").line(),
+                                         Problem::parse("conv2d_bwd_data:n=1,c=2,h=5,w=5,k=3,r=3,s=3").line(),
+                                         Problem::parse("conv2d_bwd_data:n=1,c=2,h=5,w=5,k=3,r=3,s=3,dtype=bf16").line(),
+                                         Problem::parse("act:n=8,act=relu").line(),
+                                         Problem::parse("act:n=8,act=relu,dtype=bf16").line(),
+                                         Problem::parse("sum:m=2,n=3,dtype=f16").line()};
   EXPECT_EQ(lines, want);
   auto error_of = [](const std::string& path) {
     try {
@@ -505,9 +508,11 @@ TEST(BatchFiles, IncludesAndModifiersExpandAShapeWrittenOnce) {
   // A named problem: the name goes with every problem it expands into, through includes too.
   write("named.batch", "ops conv2d,conv2d_bwd_data\nlayer1.0.conv2 = conv2d:n=1,c=2,h=5,w=5,k=3,r=3,s=3\nops\nact:n=8\n");
   std::vector<std::string> names;
-  for (const auto& e : bench::read_batch(write("outer_named.batch", "dtype bf16\ninclude named.batch\n"))) names.push_back(e.name + " " + e.problem.op());
+  for (const auto& e : bench::read_batch(write("outer_named.batch", "dtype bf16\ninclude named.batch\n")))
+    names.push_back(e.name + " " + e.problem.op());
   EXPECT_EQ(names, (std::vector<std::string>{"layer1.0.conv2 conv2d", "layer1.0.conv2 conv2d_bwd_data", " act"}));
-  EXPECT_EQ(error_of(write("badname.batch", "my layer = act:n=8\n")), dir + "/badname.batch:1: 'my layer' is no problem's name (letters, digits, _ . -)");
+  EXPECT_EQ(error_of(write("badname.batch", "my layer = act:n=8\n")),
+            dir + "/badname.batch:1: 'my layer' is no problem's name (letters, digits, _ . -)");
   EXPECT_EQ(error_of(write("noline.batch", "conv1 =\n")), dir + "/noline.batch:1: 'conv1 =' needs one problem line after it");
   std::filesystem::remove_all(dir);
 }
@@ -544,18 +549,18 @@ TEST(PlantedKernel, Conv2dBwdDataWithA49FloatLocalArray) {
   // Wrong numbers, or (with a kernel far past 49 taps) mostly zeros where the reference is not.
   EXPECT_TRUE(c->shrunk.verdict == "wrong" || c->shrunk.verdict == "untrustworthy") << c->shrunk.message;
   EXPECT_GT(c->shrunk.problem.i("r") * c->shrunk.problem.i("s"), 49) << c->shrunk.problem.line();
-  std::cout << "caught after " << c->cases_until_caught << " cases; shrunk to " << c->shrunk.problem.line() << "\n  "
-            << c->shrunk.message << "\n  repro: " << check_repro(c->shrunk, plans::KernelSource{.kernel_file = "conv2d_bwd_data_local49.cl", .entries = {"dgrad49"}}) << "\n";
+  std::cout << "caught after " << c->cases_until_caught << " cases; shrunk to " << c->shrunk.problem.line() << "\n  " << c->shrunk.message
+            << "\n  repro: " << check_repro(c->shrunk, plans::KernelSource{.kernel_file = "conv2d_bwd_data_local49.cl", .entries = {"dgrad49"}})
+            << "\n";
 }
 
 TEST(PlantedKernel, GemmBiasActBwdThatZeroesNonFiniteDerivatives) {
   const auto c = catch_bug("gemm_bias_act_bwd", "gemm_bias_act_bwd_zeroes_nonfinite.cl",
-                           {"zeroing_grad_pre", "gemm_bias_act_grad_a", "gemm_bias_act_grad_b", "gemm_bias_act_grad_bias"},
-                           400, Values::Edge);
+                           {"zeroing_grad_pre", "gemm_bias_act_grad_a", "gemm_bias_act_grad_b", "gemm_bias_act_grad_bias"}, 400, Values::Edge);
   ASSERT_TRUE(c.has_value()) << "zeroed non-finite derivatives were not caught";
   EXPECT_EQ(c->shrunk.verdict, "non-finite") << c->shrunk.message;
-  std::cout << "caught after " << c->cases_until_caught << " edge-value cases; shrunk to " << c->shrunk.problem.line()
-            << "\n  " << c->shrunk.message << "\n";
+  std::cout << "caught after " << c->cases_until_caught << " edge-value cases; shrunk to " << c->shrunk.problem.line() << "\n  " << c->shrunk.message
+            << "\n";
 }
 
 TEST(PlantedKernel, MaxPoolBackwardSpreadLikeAveragePool) {
@@ -571,7 +576,8 @@ TEST(PlantedKernel, GeluBackwardWithTheOtherFormula) {
   const auto c = catch_bug("act_bwd", "act_bwd_gelu_mixed.cl", {"mixed_backward"});
   ASSERT_TRUE(c.has_value());
   EXPECT_EQ(c->shrunk.problem.s("act"), "gelu_tanh") << c->shrunk.problem.line();
-  KernelChecker mixed(*devices().at(0).runtime, plans::KernelSource{.kernel_file = std::string(PLUMBLINE_PLANTED_DIR) + "/act_bwd_gelu_mixed.cl", .entries = {"mixed_backward"}});
+  KernelChecker mixed(*devices().at(0).runtime, plans::KernelSource{.kernel_file = std::string(PLUMBLINE_PLANTED_DIR) + "/act_bwd_gelu_mixed.cl",
+                                                                    .entries = {"mixed_backward"}});
   const GradcheckResult r = gradcheck(Problem::parse("act_bwd:n=64,act=gelu_tanh"), 3, kernel_as_backward(mixed));
   EXPECT_FALSE(r.passed) << r.summary();
   EXPECT_TRUE(gradcheck(Problem::parse("act_bwd:n=64,act=gelu_tanh"), 3, kernel_as_backward(*devices().at(0).ours)).passed);
@@ -599,10 +605,12 @@ TEST(SampledCheck, PlantedGemmAndConvBugsAreCaughtAndOurKernelsPass) {
   };
   const std::vector<Planted> planted = {
       {"matmul_drops_k_tail.cl", {"matmul_k16"}, "matmul:m=200,k=1000,n=150"},
-      {"gemm_bias_act_bwd_db_into_slice0.cl", {"gemm_bias_act_grad_pre", "gemm_bias_act_grad_a", "grad_b_slice0", "gemm_bias_act_grad_bias"},
+      {"gemm_bias_act_bwd_db_into_slice0.cl",
+       {"gemm_bias_act_grad_pre", "gemm_bias_act_grad_a", "grad_b_slice0", "gemm_bias_act_grad_bias"},
        "gemm_bias_act_bwd:batch=3,m=40,k=50,n=60,act=gelu_tanh,bshared=0"},
       {"conv2d_nchw_read_as_nhwc.cl", {"nhwc", "nhwc_bias"}, "conv2d:n=2,c=16,h=23,w=19,k=24,r=3,s=3,ph=1,pw=1,bias=1"},
-      {"conv2d_bwd_weight_groups_ignored.cl", {"wgrad_nogroups", "wgrad_nogroups_bias", "conv2d_backward_bias"},
+      {"conv2d_bwd_weight_groups_ignored.cl",
+       {"wgrad_nogroups", "wgrad_nogroups_bias", "conv2d_backward_bias"},
        "conv2d_bwd_weight:n=2,c=16,h=21,w=17,k=24,r=3,s=3,g=4,bias=1"},
       {"conv2d_bwd_data_local49.cl", {"dgrad49"}, "conv2d_bwd_data:n=1,c=4,h=30,w=30,k=8,r=9,s=9,ph=4,pw=4"},
   };
@@ -639,8 +647,11 @@ TEST(PlanBoundaries, AKernelWrongOnlyAtItsOwnWorkGroupMultipleIsCaught) {
   auto& dev = devices().at(0);
   for (const int wg : {96, 200}) {
     const plans::KernelSource source{.kernel_file = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/row_sum_misses_last_chunk.cl",
-                                     .entries = {"row_sum"}, .args = "x, y, m, n, over", .global = "(over == 0 ? 1 : m) * WG",
-                                     .local = "WG", .defines = {"WG=" + std::to_string(wg)}};
+                                     .entries = {"row_sum"},
+                                     .args = "x, y, m, n, over",
+                                     .global = "(over == 0 ? 1 : m) * WG",
+                                     .local = "WG",
+                                     .defines = {"WG=" + std::to_string(wg)}};
     KernelChecker kc(*dev.runtime, source);
     const CasePlan plan(kc.variants("sum"), "sum", 200, 1);
     std::optional<CaseResult> caught;

@@ -34,7 +34,6 @@ __kernel void before_start(__global const float* x, __global float* y, int limit
 }
 )CL";
 
-
 std::string join(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += x + "\n";
@@ -116,22 +115,26 @@ TEST(Devices, ListAndSelect) {
 // NVIDIA's CL_KERNEL_LOCAL_MEM_SIZE pads a 1024-aligned array by 1024 bytes; the PTX's declarations give
 // what ptxas allocates: each array of the entry at its alignment, other kernels' arrays left out.
 TEST(LocalMemory, CountedFromThePtxDeclarationsOfTheEntry) {
-  const std::string ptx = ".version 8.0\n.target sm_90a\n"
-                          ".shared .align 1024 .b8 gemm_$_slabs_[49152];\n"
-                          ".shared .align 4 .b8 gemm_$_flag[4];\n"
-                          ".shared .align 16 .b8 pack_$_tile[8448];\n"
-                          ".extern .shared .align 16 .b8 dynamic[];\n"
-                          ".entry gemm(\n.param .u32 n\n)\n{}\n.entry pack(\n)\n{}\n";
+  const std::string ptx =
+      ".version 8.0\n.target sm_90a\n"
+      ".shared .align 1024 .b8 gemm_$_slabs_[49152];\n"
+      ".shared .align 4 .b8 gemm_$_flag[4];\n"
+      ".shared .align 16 .b8 pack_$_tile[8448];\n"
+      ".extern .shared .align 16 .b8 dynamic[];\n"
+      ".entry gemm(\n.param .u32 n\n)\n{}\n.entry pack(\n)\n{}\n";
   EXPECT_EQ(ptx_local_bytes(ptx, "gemm"), std::optional<size_t>(49156));
   EXPECT_EQ(ptx_local_bytes(ptx, "pack"), std::optional<size_t>(8448));
   std::string flag_first = ptx;
   flag_first.replace(flag_first.find(".shared .align 1024"), 0, ".shared .align 4 .b8 gemm_$_first[4];\n");
   EXPECT_EQ(ptx_local_bytes(flag_first, "gemm"), std::optional<size_t>(1024 + 49152 + 4));  // the slabs aligned after it
-  EXPECT_EQ(ptx_local_bytes(ptx, "scale"), std::nullopt);  // declares none: the driver's figure stands
+  EXPECT_EQ(ptx_local_bytes(ptx, "scale"), std::nullopt);                                   // declares none: the driver's figure stands
   std::string foreign = ptx;
   foreign.replace(foreign.find(".entry gemm"), 0, ".shared .align 4 .b8 scratch[64];\n");
   EXPECT_EQ(ptx_local_bytes(foreign, "gemm"), std::nullopt);  // an array of no kernel's name
-  EXPECT_EQ(ptx_local_bytes("\x7f" "ELF not PTX", "gemm"), std::nullopt);
+  EXPECT_EQ(ptx_local_bytes("\x7f"
+                            "ELF not PTX",
+                            "gemm"),
+            std::nullopt);
 }
 
 // A plan's MAX_REGISTERS=N reaches ptxas as `.maxnreg N` on each kernel, before its body and after its
@@ -149,10 +152,11 @@ TEST(RegisterCap, MaxnregBeforeEachKernelsBody) {
       EXPECT_NE(std::string(e.what()).find("MAX_REGISTERS="), std::string::npos) << e.what();
     }
   }
-  const std::string ptx = ".version 8.0\n.target sm_90\n"
-                          ".entry held(\n.param .u64 held_param_0\n)\n.reqntid 256, 1, 1\n{\nret;\n}\n"
-                          ".entry own(\n)\n.maxnreg 32\n{\nret;\n}\n"
-                          ".entry plain(\n)\n{\nret;\n}\n";
+  const std::string ptx =
+      ".version 8.0\n.target sm_90\n"
+      ".entry held(\n.param .u64 held_param_0\n)\n.reqntid 256, 1, 1\n{\nret;\n}\n"
+      ".entry own(\n)\n.maxnreg 32\n{\nret;\n}\n"
+      ".entry plain(\n)\n{\nret;\n}\n";
   EXPECT_EQ(ptx_with_max_registers(ptx, 64),
             ".version 8.0\n.target sm_90\n"
             ".entry held(\n.param .u64 held_param_0\n)\n.reqntid 256, 1, 1\n.maxnreg 64\n{\nret;\n}\n"
@@ -181,8 +185,8 @@ TEST_F(OnEveryDevice, PoisonCatchesAKernelThatWritesNothing) {
   for (const auto& d : devices_) {
     Runtime rt(d);
     const std::string p = join(launch(rt, "nothing", 1000, 1000));
-    EXPECT_NE(p.find("buffer 'y': 1000 of 1000 elements left unwritten (still poisoned), the first at index 0"),
-              std::string::npos) << d.selector << ": " << p;
+    EXPECT_NE(p.find("buffer 'y': 1000 of 1000 elements left unwritten (still poisoned), the first at index 0"), std::string::npos)
+        << d.selector << ": " << p;
     // A kernel that stops one short leaves exactly the last element.
     const std::string q = join(launch(rt, "scale", 1000, 999));
     EXPECT_NE(q.find("1 of 1000 elements left unwritten (still poisoned), the first at index 999"), std::string::npos) << q;
@@ -200,11 +204,10 @@ TEST_F(OnEveryDevice, GuardsCatchWritesPastEitherEnd) {
     set_args(k, x, y, 1001);
     rt.run(k, cl::NDRange(1001), cl::NullRange, "scale");
     const std::string p = join(y.inspect(true));
-    EXPECT_NE(p.find("buffer 'y' of 1000 elements: written past its end (1 guard elements changed, the first at index 1000)"),
-              std::string::npos) << d.selector << ": " << p;
+    EXPECT_NE(p.find("buffer 'y' of 1000 elements: written past its end (1 guard elements changed, the first at index 1000)"), std::string::npos)
+        << d.selector << ": " << p;
     const std::string b = join(launch(rt, "before_start", 100, 100));
-    EXPECT_NE(b.find("buffer 'y': written before its start (1 guard elements changed, the nearest at index -1)"),
-              std::string::npos) << b;
+    EXPECT_NE(b.find("buffer 'y': written before its start (1 guard elements changed, the nearest at index -1)"), std::string::npos) << b;
   }
 }
 
@@ -301,8 +304,8 @@ TEST_F(OnEveryDevice, BuildsSeeTheDeviceFeaturesAsDefines) {
     for (size_t i = 0; i < names.size(); ++i) {
       std::string name = names[i];
       for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      source += "#if defined(FEATURE_" + name + ")\n  y[" + std::to_string(i) + "] = FEATURE_" + name + ";\n#else\n  y[" +
-                std::to_string(i) + "] = 0;\n#endif\n";
+      source += "#if defined(FEATURE_" + name + ")\n  y[" + std::to_string(i) + "] = FEATURE_" + name + ";\n#else\n  y[" + std::to_string(i) +
+                "] = 0;\n#endif\n";
     }
     source += "}\n";
     cl::Kernel k(rt.build(source, "", "seen.cl").program, "seen");
@@ -319,9 +322,7 @@ TEST_F(OnEveryDevice, BuildsSeeTheDeviceFeaturesAsDefines) {
 TEST_F(OnEveryDevice, SyntaxErrorReportsTheBuildLog) {
   for (const auto& d : devices_) {
     Runtime rt(d);
-    const std::string e = error_of([&] {
-      rt.build("__kernel void broken(__global float* y) { y[0] = undeclared_thing + 1.0f; }", "", "broken.cl");
-    });
+    const std::string e = error_of([&] { rt.build("__kernel void broken(__global float* y) { y[0] = undeclared_thing + 1.0f; }", "", "broken.cl"); });
     EXPECT_NE(e.find("building broken.cl failed on " + d.selector), std::string::npos) << e;
     EXPECT_NE(e.find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos) << e;
     EXPECT_NE(e.find("build log:"), std::string::npos) << e;

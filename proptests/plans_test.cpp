@@ -82,7 +82,8 @@ TEST(Expr, ErrorsQuoteTheExpression) {
   EXPECT_EQ(error_of([] { eval("cdiv(4, 0)"); }), "expression 'cdiv(4, 0)': cdiv(4, 0): the divisor must be positive");
   Env floats;
   floats.value = [](const std::string&) { return std::optional<Value>(Value{1e-5}); };
-  EXPECT_EQ(error_of([&] { Expr::parse("eps * 2").eval_int(floats); }), "expression 'eps * 2': 'eps' is a float: only integers take part in arithmetic");
+  EXPECT_EQ(error_of([&] { Expr::parse("eps * 2").eval_int(floats); }),
+            "expression 'eps * 2': 'eps' is a float: only integers take part in arithmetic");
   EXPECT_DOUBLE_EQ(Expr::parse("eps").eval(floats).f(), 1e-5);  // alone, a float passes as an argument
 }
 
@@ -122,7 +123,8 @@ variant direct   # trailing comment
     args x, w, y, tensor:w, attr:w, partial, local(TS * 4), n * c, 2
     global cdiv(numel(y), TS), 1
     local TS, 1
-)", "t.plan");
+)",
+                             "t.plan");
   ASSERT_EQ(vs.size(), 1u);
   const Variant& v = vs[0];
   EXPECT_EQ(v.id(), "conv2d/direct");
@@ -148,20 +150,26 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
             "t.plan:4: argument 'q' is no tensor (a, b, y), attribute (batch, dtype, k, m, n, ta, tb), scratch buffer or define of matmul/v");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a, b, y\n    global numel(z)\n"),
             "t.plan:5: 'numel(z)': matmul has no tensor 'z' (its tensors: a, b, y)");
-  EXPECT_EQ(plan_error("op mm\n"), "t.plan:1: unknown operator 'mm'; known operators: " +
-                                       error_of([] { Registry::get().find("mm"); }).substr(std::string("unknown operator 'mm'; known operators: ").size()));
+  EXPECT_EQ(plan_error("op mm\n"),
+            "t.plan:1: unknown operator 'mm'; known operators: " +
+                error_of([] { Registry::get().find("mm"); }).substr(std::string("unknown operator 'mm'; known operators: ").size()));
   EXPECT_EQ(plan_error("op matmul\nargs a\n"), "t.plan:2: 'args' outside a variant (start one with 'variant NAME' after 'op NAME')");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  args a\n"), "t.plan:3: 'args' outside a step (start one with 'step ENTRY')");
-  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n  dtypes f16\n"), "t.plan:4: 'dtypes' belongs to the variant: put it before the first 'step'");
-  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    define k=4\n    args a\n    global 1\n"), "t.plan:3: define k has the name of an attribute of matmul");
-  EXPECT_EQ(plan_error("op matmul\nvariant v\n  define m=4\n  step s\n    args a\n    global 1\n"), "t.plan:2: define m has the name of an attribute of matmul");
-  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1\n    local 1\n"), "t.plan:3: step s: 'local' has 1 sizes, 'global' 2");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n  dtypes f16\n"),
+            "t.plan:4: 'dtypes' belongs to the variant: put it before the first 'step'");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    define k=4\n    args a\n    global 1\n"),
+            "t.plan:3: define k has the name of an attribute of matmul");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  define m=4\n  step s\n    args a\n    global 1\n"),
+            "t.plan:2: define m has the name of an attribute of matmul");
+  EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1\n    local 1\n"),
+            "t.plan:3: step s: 'local' has 1 sizes, 'global' 2");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n"), "t.plan:3: step s: no 'global' line (the global size)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n"), "t.plan:2: variant matmul/v has no steps");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, block, use, include, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, "
+            "t.plan:3: unknown keyword 'stpe' (known: op, variant, block, use, include, file, define, dtypes, devices, needs, nondeterministic, "
+            "when, prefer, let, "
             "scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
@@ -169,11 +177,12 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
 }
 
 TEST(PlanFormat, DispatchSizesAndTheirErrors) {
-  const auto vs = parse_plan("op matmul\nvariant v\n  define TS=32 WPT=4\n  step s\n    args a, b, y\n"
-                             "    global cdiv(n,TS)*(TS/WPT), cdiv(m,TS)*(TS/WPT), max(batch,1)\n    local TS/WPT, TS/WPT, 1\n"
-                             "variant bad\n  step s\n    args a, b, y\n    global n\n    local 8\n"
-                             "variant zero\n  step s\n    args a, b, y\n    global n / (k - 1)\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op matmul\nvariant v\n  define TS=32 WPT=4\n  step s\n    args a, b, y\n"
+      "    global cdiv(n,TS)*(TS/WPT), cdiv(m,TS)*(TS/WPT), max(batch,1)\n    local TS/WPT, TS/WPT, 1\n"
+      "variant bad\n  step s\n    args a, b, y\n    global n\n    local 8\n"
+      "variant zero\n  step s\n    args a, b, y\n    global n / (k - 1)\n",
+      "t.plan");
   const Problem p = Problem::parse("matmul:m=70,k=3,n=100");
   const Dispatch d = dispatch(vs[0], vs[0].steps[0], p);
   EXPECT_EQ(d.global, (std::vector<size_t>{32, 24, 1}));
@@ -181,21 +190,24 @@ TEST(PlanFormat, DispatchSizesAndTheirErrors) {
   EXPECT_EQ(tile_sizes(vs[0]), (std::vector<int64_t>{4, 8, 32}));
   // a let over the defines alone is a tile's extent too (max_pool2d_bwd's tiles: blocks x stride cells);
   // one that depends on the problem is not
-  const auto lets = parse_plan("op matmul\nvariant v\n  define TB=16 S=2\n  let CELLS = TB * S\n  let ROWS = cdiv(m, CELLS)\n"
-                               "  let TWICE = 2 * CELLS\n  step s\n    args a, b, y\n    global ROWS * 64\n    local 64\n",
-                               "t.plan");
+  const auto lets = parse_plan(
+      "op matmul\nvariant v\n  define TB=16 S=2\n  let CELLS = TB * S\n  let ROWS = cdiv(m, CELLS)\n"
+      "  let TWICE = 2 * CELLS\n  step s\n    args a, b, y\n    global ROWS * 64\n    local 64\n",
+      "t.plan");
   EXPECT_EQ(tile_sizes(lets[0]), (std::vector<int64_t>{2, 16, 32, 64}));
   EXPECT_EQ(error_of([&] { dispatch(vs[1], vs[1].steps[0], p); }),
-            "t.plan:9: step s: local size 8 ('8') does not divide global size 100 ('n') in dimension 0 for problem matmul:batch=0,m=70,k=3,n=100,ta=0,tb=0");
+            "t.plan:9: step s: local size 8 ('8') does not divide global size 100 ('n') in dimension 0 for problem "
+            "matmul:batch=0,m=70,k=3,n=100,ta=0,tb=0");
   EXPECT_EQ(error_of([&] { dispatch(vs[2], vs[2].steps[0], p.with("k", int64_t{1})); }),
             "t.plan:14: step s global size 'n / (k - 1)': expression 'n / (k - 1)': division by zero (100 / 0), for problem "
             "matmul:batch=0,m=70,k=1,n=100,ta=0,tb=0");
 }
 
 TEST(PlanFormat, CountersAreScratchThatStartsAtZero) {
-  const auto vs = parse_plan("op sum\nvariant v\n  scratch partial cdiv(n, 64)\n  counters done max(m, 1)\n"
-                             "  step s\n    args x, partial, done, y\n    global n\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op sum\nvariant v\n  scratch partial cdiv(n, 64)\n  counters done max(m, 1)\n"
+      "  step s\n    args x, partial, done, y\n    global n\n",
+      "t.plan");
   ASSERT_EQ(vs[0].scratch.size(), 2u);
   EXPECT_FALSE(vs[0].scratch[0].counters);
   EXPECT_TRUE(vs[0].scratch[1].counters);
@@ -207,9 +219,10 @@ TEST(PlanFormat, CountersAreScratchThatStartsAtZero) {
 
 // `stored` scratch holds values of the problem's storage format: its size in floats rounds the bytes up.
 TEST(PlanFormat, StoredScratchIsSizedInTheStorageFormat) {
-  const auto vs = parse_plan("op sum\nvariant v\n  stored parts 2 * n + 1\n  scratch partial n\n"
-                             "  step s\n    args x, parts, partial, y\n    global n\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op sum\nvariant v\n  stored parts 2 * n + 1\n  scratch partial n\n"
+      "  step s\n    args x, parts, partial, y\n    global n\n",
+      "t.plan");
   ASSERT_EQ(vs[0].scratch.size(), 2u);
   EXPECT_TRUE(vs[0].scratch[0].stored);
   EXPECT_FALSE(vs[0].scratch[1].stored);
@@ -221,9 +234,10 @@ TEST(PlanFormat, StoredScratchIsSizedInTheStorageFormat) {
 }
 
 TEST(PlanFormat, AStepsDefinesBuildItsProgramOverTheVariants) {
-  const auto vs = parse_plan("op sum\nvariant v\n  define A=1 B=2\n  step s\n    args x, y\n    global n\n"
-                             "  step t\n    define B=3, C=4\n    args x, y\n    global n\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op sum\nvariant v\n  define A=1 B=2\n  step s\n    args x, y\n    global n\n"
+      "  step t\n    define B=3, C=4\n    args x, y\n    global n\n",
+      "t.plan");
   ASSERT_EQ(vs[0].steps.size(), 2u);
   EXPECT_TRUE(vs[0].steps[0].defines.empty());
   EXPECT_EQ(vs[0].defines, (std::vector<std::pair<std::string, std::string>>{{"A", "1"}, {"B", "2"}})) << "the variant's stay its own";
@@ -238,9 +252,10 @@ TEST(PlanFormat, AStepsDefinesBuildItsProgramOverTheVariants) {
 }
 
 TEST(PlanFormat, DevicesNameTheTypesAVariantIsShapedFor) {
-  const auto vs = parse_plan("op sum\nvariant v\n  devices cpu accelerator\n  step s\n    args x, y\n    global n\n"
-                             "variant u\n  step s\n    args x, y\n    global n\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op sum\nvariant v\n  devices cpu accelerator\n  step s\n    args x, y\n    global n\n"
+      "variant u\n  step s\n    args x, y\n    global n\n",
+      "t.plan");
   EXPECT_EQ(vs[0].devices, (std::vector<std::string>{"cpu", "accelerator"}));
   EXPECT_TRUE(vs[1].devices.empty()) << "no line: every type";
   EXPECT_EQ(plan_error("op sum\nvariant v\n  devices tpu\n"), "t.plan:3: device type 'tpu': known types are cpu, gpu, accelerator");
@@ -250,12 +265,14 @@ TEST(PlanFormat, DevicesNameTheTypesAVariantIsShapedFor) {
 }
 
 TEST(PlanFormat, NeedsNamesTheDeviceFeaturesAVariantBuildsWith) {
-  const auto vs = parse_plan("op sum\nvariant v\n  needs nvidia_sm80\n  step s\n    args x, y\n    global n\n"
-                             "variant u\n  step s\n    args x, y\n    global n\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op sum\nvariant v\n  needs nvidia_sm80\n  step s\n    args x, y\n    global n\n"
+      "variant u\n  step s\n    args x, y\n    global n\n",
+      "t.plan");
   EXPECT_EQ(vs[0].needs, (std::vector<std::string>{"nvidia_sm80"}));
   EXPECT_TRUE(vs[1].needs.empty()) << "no line: nothing needed";
-  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs tensor_cores\n"), "t.plan:3: device feature 'tensor_cores': known features are local_mem_48k, nvidia_sm80, nvidia_sm90a");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  needs tensor_cores\n"),
+            "t.plan:3: device feature 'tensor_cores': known features are local_mem_48k, nvidia_sm80, nvidia_sm90a");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  needs nvidia_sm80 nvidia_sm80\n"), "t.plan:3: device feature nvidia_sm80 is given twice");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  needs\n"), "t.plan:3: 'needs' needs device features (local_mem_48k, nvidia_sm80, nvidia_sm90a)");
   EXPECT_EQ(plan_error("op sum\nvariant v\n  needs nvidia_sm80\n  needs nvidia_sm80\n"), "t.plan:4: a second 'needs' line");
@@ -264,23 +281,26 @@ TEST(PlanFormat, NeedsNamesTheDeviceFeaturesAVariantBuildsWith) {
 TEST(PlanFormat, PreferIsAConditionOfSpeedNotOfCorrectness) {
   // A variant serves every problem of its `when`; a launch takes it where it also `prefer`s the
   // problem, else the next that serves it.
-  const auto vs = parse_plan("op sum\nvariant rows\n  when over == 1\n  prefer m >= 1024\n  step reduce_sum\n    args x, y, m, n, over\n"
-                             "    global m * 256\n    local 256\nvariant seed\n  step reduce_sum\n    args x, y, m, n, over\n    global m * 256\n"
-                             "    local 256\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op sum\nvariant rows\n  when over == 1\n  prefer m >= 1024\n  step reduce_sum\n    args x, y, m, n, over\n"
+      "    global m * 256\n    local 256\nvariant seed\n  step reduce_sum\n    args x, y, m, n, over\n    global m * 256\n"
+      "    local 256\n",
+      "t.plan");
   const Problem many = Problem::parse("sum:m=2048,n=8,over=row"), few = Problem::parse("sum:m=8,n=8,over=row");
   EXPECT_TRUE(applies(vs[0], few));
   EXPECT_FALSE(preferred(vs[0], few));
   EXPECT_TRUE(preferred(vs[0], many));
   EXPECT_EQ(select_variant(vs, many).name, "rows");
   EXPECT_EQ(select_variant(vs, few).name, "seed");
-  EXPECT_EQ(plan_error("op sum\nvariant v\n  prefer q >= 1\n  step s\n    args x\n    global 1\n"), "t.plan:3: 'q >= 1': unknown name 'q'; sum has the attributes dtype, m, n, over");
+  EXPECT_EQ(plan_error("op sum\nvariant v\n  prefer q >= 1\n  step s\n    args x\n    global 1\n"),
+            "t.plan:3: 'q >= 1': unknown name 'q'; sum has the attributes dtype, m, n, over");
 }
 
 TEST(PlanFormat, HandoffNamesABufferOfTheVariantAndWhy) {
-  const auto vs = parse_plan("op sum\nvariant v\n  scratch partial 4\n  nondeterministic float atomics in the partial sums\n  step s\n"
-                             "    args x, partial, y\n    global 1\n    handoff partial the last work-group reads the others' partials\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op sum\nvariant v\n  scratch partial 4\n  nondeterministic float atomics in the partial sums\n  step s\n"
+      "    args x, partial, y\n    global 1\n    handoff partial the last work-group reads the others' partials\n",
+      "t.plan");
   ASSERT_EQ(vs[0].steps[0].handoffs.size(), 1u);
   EXPECT_EQ(vs[0].steps[0].handoffs[0].buffer, "partial");
   EXPECT_EQ(vs[0].steps[0].handoffs[0].reason, "the last work-group reads the others' partials");
@@ -294,10 +314,11 @@ TEST(PlanFormat, HandoffNamesABufferOfTheVariantAndWhy) {
 }
 
 TEST(PlanFormat, LetNamesAnExpressionForTheLinesAfterIt) {
-  const auto vs = parse_plan("op matmul\nvariant v\n  define TS=32\n  let TILES = cdiv(m, TS) * cdiv(n, TS)\n"
-                             "  let SPLITS = max(1, 64 / TILES)\n  scratch partial SPLITS * m * n\n"
-                             "  step s\n    args a, b, y, partial, SPLITS\n    global TILES * 8, SPLITS\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op matmul\nvariant v\n  define TS=32\n  let TILES = cdiv(m, TS) * cdiv(n, TS)\n"
+      "  let SPLITS = max(1, 64 / TILES)\n  scratch partial SPLITS * m * n\n"
+      "  step s\n    args a, b, y, partial, SPLITS\n    global TILES * 8, SPLITS\n",
+      "t.plan");
   const Problem p = Problem::parse("matmul:m=70,k=3,n=40");  // 3 x 2 tiles: 10 splits
   const Dispatch d = dispatch(vs[0], vs[0].steps[0], p);
   EXPECT_EQ(d.global, (std::vector<size_t>{48, 10}));
@@ -313,11 +334,12 @@ TEST(PlanFormat, LetNamesAnExpressionForTheLinesAfterIt) {
 }
 
 TEST(PlanFormat, SteeringMeetsAVariantsCondition) {
-  const auto vs = parse_plan("op conv2d\nvariant one\n  when r == 1 && s == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && c % 4 == 0\n"
-                             "  step s\n    args x\n    global 1\n"
-                             "op matmul\nvariant big\n  when m >= 64 && k % 8 == 0 && tb == 1\n  step s\n    args a\n    global 1\n"
-                             "variant never\n  when m * 0 == 1\n  step s\n    args a\n    global 1\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op conv2d\nvariant one\n  when r == 1 && s == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && c % 4 == 0\n"
+      "  step s\n    args x\n    global 1\n"
+      "op matmul\nvariant big\n  when m >= 64 && k % 8 == 0 && tb == 1\n  step s\n    args a\n    global 1\n"
+      "variant never\n  when m * 0 == 1\n  step s\n    args a\n    global 1\n",
+      "t.plan");
   const Problem conv = Problem::parse("conv2d:n=2,c=3,h=9,w=9,k=5,r=3,s=5,sh=2,sw=1,ph=1,pw=2");
   const auto steered = steer(vs[0], conv);
   ASSERT_TRUE(steered.has_value());
@@ -336,15 +358,15 @@ TEST(PlanFormat, SteeringMeetsAVariantsCondition) {
 }
 
 TEST(PlanFormat, TuningSpaceRequirementsAndShapeClasses) {
-  const auto vs = parse_plan("op matmul\nvariant v\n  define TS=32 WPT=4\n  tune TS=16,32,64 WPT=2,4,8\n  require TS % WPT == 0 && TS / WPT <= 16\n"
-                             "  class thin when m < 64\n  class wide\n  step s\n    args a, b, y\n    global n\n",
-                             "t.plan");
+  const auto vs = parse_plan(
+      "op matmul\nvariant v\n  define TS=32 WPT=4\n  tune TS=16,32,64 WPT=2,4,8\n  require TS % WPT == 0 && TS / WPT <= 16\n"
+      "  class thin when m < 64\n  class wide\n  step s\n    args a, b, y\n    global n\n",
+      "t.plan");
   const Variant& v = vs[0];
   ASSERT_EQ(v.tunables.size(), 2u);
   EXPECT_EQ(v.tunables[0].second, (std::vector<std::string>{"16", "32", "64"}));
   EXPECT_EQ(v.unmet_requirement(), "");
-  EXPECT_EQ(v.with_defines({{"TS", "64"}, {"WPT", "2"}}).unmet_requirement(),
-            "'TS % WPT == 0 && TS / WPT <= 16' does not hold for -DTS=64 -DWPT=2");
+  EXPECT_EQ(v.with_defines({{"TS", "64"}, {"WPT", "2"}}).unmet_requirement(), "'TS % WPT == 0 && TS / WPT <= 16' does not hold for -DTS=64 -DWPT=2");
   EXPECT_EQ(class_of(v, Problem::parse("matmul:m=8")), "thin");
   EXPECT_EQ(class_of(v, Problem::parse("matmul:m=64")), "wide");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define TS=32\n  require TS > 64\n  step s\n    args a\n    global 1\n"),
@@ -378,8 +400,12 @@ TEST(OurPlans, EveryOperatorHasADefaultAbiVariantAndValidSizes) {
 // ---- kernel sources: the command line's flags ------------------------------------------------------
 
 TEST(KernelSource, FlagsMakeAOneStepPlan) {
-  KernelSource s{.kernel_file = "/tmp/rb_gemm.cl", .entries = {"rb_gemm"}, .args = "m,n,k,batch,ta,tb,a,b,y",
-                 .global = "cdiv(n,TS)*(TS/WPT),cdiv(m,TS)*(TS/WPT),max(batch,1)", .local = "TS/WPT,TS/WPT,1", .defines = {"TS=32", "WPT=4"}};
+  KernelSource s{.kernel_file = "/tmp/rb_gemm.cl",
+                 .entries = {"rb_gemm"},
+                 .args = "m,n,k,batch,ta,tb,a,b,y",
+                 .global = "cdiv(n,TS)*(TS/WPT),cdiv(m,TS)*(TS/WPT),max(batch,1)",
+                 .local = "TS/WPT,TS/WPT,1",
+                 .defines = {"TS=32", "WPT=4"}};
   const auto vs = variants_for(s, "matmul");
   ASSERT_EQ(vs.size(), 1u);
   EXPECT_EQ(vs[0].name, "user");
@@ -396,22 +422,28 @@ TEST(KernelSource, ErrorsNameTheFlag) {
             "--args: argument 'q' is no tensor (a, b, y), attribute (batch, dtype, k, m, n, ta, tb), scratch buffer or define of matmul/user");
   s.args = "a,b,y";
   s.global = "n/TS";
-  EXPECT_EQ(error_of([&] { variants_for(s, "matmul"); }), "--global: 'n/TS': unknown name 'TS'; matmul has the attributes batch, dtype, k, m, n, ta, tb");
+  EXPECT_EQ(error_of([&] { variants_for(s, "matmul"); }),
+            "--global: 'n/TS': unknown name 'TS'; matmul has the attributes batch, dtype, k, m, n, ta, tb");
   EXPECT_EQ(error_of([] { KernelSource{.entries = {"e"}}.validate(); }), "--entry needs --kernel-file");
   EXPECT_EQ(error_of([] { KernelSource{.kernel_file = "k.cl", .entries = {"e"}, .args = "a"}.validate(); }),
             "--args and --local need --global (the global size)");
-  EXPECT_EQ(error_of([] { KernelSource{.plan_file = "p.plan", .kernel_file = "k.cl"}.validate(); }), "give either --plan FILE or --kernel-file FILE, not both");
+  EXPECT_EQ(error_of([] { KernelSource{.plan_file = "p.plan", .kernel_file = "k.cl"}.validate(); }),
+            "give either --plan FILE or --kernel-file FILE, not both");
   // The default ABI: one entry per step of the seed variant.
-  EXPECT_EQ(error_of([] { variants_for(KernelSource{.kernel_file = "k.cl", .entries = {"a", "b"}}, "matmul"); }),
-            "matmul has 1 kernel steps in the default ABI (matmul); --entry names 2 (one name per step, comma-separated, in order: docs/kernel-abi.md)");
+  EXPECT_EQ(
+      error_of([] {
+        variants_for(KernelSource{.kernel_file = "k.cl", .entries = {"a", "b"}}, "matmul");
+      }),
+      "matmul has 1 kernel steps in the default ABI (matmul); --entry names 2 (one name per step, comma-separated, in order: docs/kernel-abi.md)");
   // A define our variant does not declare is a typo.
   const std::string typo = error_of([] { variants_for(KernelSource{.defines = {"TLIE=32"}}, "matmul"); });
-  EXPECT_EQ(typo, "variant matmul/" + our_variants("matmul")[0].name + " (" + our_variants("matmul")[0].where.str() + ") has no define TLIE; its defines: " +
-                      [] {
-                        std::string d;
-                        for (const auto& [n, v] : our_variants("matmul")[0].defines) d += (d.empty() ? "" : ", ") + n;
-                        return d;
-                      }());
+  EXPECT_EQ(
+      typo,
+      "variant matmul/" + our_variants("matmul")[0].name + " (" + our_variants("matmul")[0].where.str() + ") has no define TLIE; its defines: " + [] {
+        std::string d;
+        for (const auto& [n, v] : our_variants("matmul")[0].defines) d += (d.empty() ? "" : ", ") + n;
+        return d;
+      }());
 }
 
 TEST(KernelSource, TheDefaultAbiKeepsTheSeedsSizesAndDefines) {
@@ -432,7 +464,8 @@ TEST(Generators, DimensionsReachTheTileSizesOfThePlan) {
       const Problem p = sample_problem("sum", GenContext(4e6, {wg}), 3, i, 2000).value();
       seen.insert(p.i("n"));
     }
-    for (int64_t v : {wg - 1, wg, wg + 1, 2 * wg - 1, 2 * wg, 2 * wg + 1}) EXPECT_TRUE(seen.count(v)) << "n=" << v << " never drawn for tiles of " << wg;
+    for (int64_t v : {wg - 1, wg, wg + 1, 2 * wg - 1, 2 * wg, 2 * wg + 1})
+      EXPECT_TRUE(seen.count(v)) << "n=" << v << " never drawn for tiles of " << wg;
   }
 }
 
@@ -487,7 +520,8 @@ TEST(PlanBlocks, AVariantThatUsesABlockIsTheVariantWrittenOut) {
   const std::string full =
       "op matmul\nvariant a\n  define TS=16 WPT=4\n  tune TS=8,16,32\n  require TS % WPT == 0\n  class small when m < 64\n  class large\n"
       "  step s\n    args a, b, y\n    global n\n"
-      "variant b\n  define TS=32 WPT=4 EXTRA=1\n  tune TS=8,16,32\n  require TS % WPT == 0\n  require TS >= 8\n  class small when m < 64\n  class large\n"
+      "variant b\n  define TS=32 WPT=4 EXTRA=1\n  tune TS=8,16,32\n  require TS % WPT == 0\n  require TS >= 8\n  class small when m < 64\n  class "
+      "large\n"
       "  step s\n    args a, b, y\n    global n\n";
   const std::string blocks =
       "block tiles  # the shared lines\n  define TS=16 WPT=4\n  tune TS=8,16,32\n  require TS % WPT == 0\n  class small when m < 64\n  class large\n"
@@ -501,8 +535,7 @@ TEST(PlanBlocks, AVariantThatUsesABlockIsTheVariantWrittenOut) {
 TEST(PlanBlocks, RestatingABlocksLineUnknownOrUnusedBlocksAndMixedClassesAreErrors) {
   const std::string block = "block tiles\n  define TS=16\n  require TS >= 8\n  class large\nop matmul\n";
   const std::string step = "  step s\n    args a, b, y\n    global n\n";
-  EXPECT_EQ(plan_error(block + "variant v\n  use tiles\n  define TS=16\n" + step),
-            "t.plan:8: define TS=16 restates its block's line: leave it out");
+  EXPECT_EQ(plan_error(block + "variant v\n  use tiles\n  define TS=16\n" + step), "t.plan:8: define TS=16 restates its block's line: leave it out");
   EXPECT_EQ(plan_error(block + "variant v\n  use tiles\n  require TS >= 8\n" + step),
             "t.plan:8: require TS >= 8 restates its block's line: leave it out");
   EXPECT_EQ(plan_error(block + "variant v\n  use tile\n" + step), "t.plan:7: no block named 'tile' before this line (blocks: tiles)");
@@ -547,7 +580,8 @@ TEST(PlanBlocks, PairedStepsAndBlocksOfStepsAreTheStepsWrittenOut) {
             "t.plan:4: 'tensor:bias if bias': 'if FLAG' marks an argument of a paired step's second entry ('step A or B if bias')");
   EXPECT_EQ(plan_error("block loop\n  use loop\nop conv2d\nvariant v\n  use loop\n  step s\n    args x, tensor:w, y\n    global n\n"),
             "t.plan:5: block loop, t.plan:2: block loop uses itself");
-  EXPECT_EQ(plan_error("block fix\n  step fix\n    args x, y\n    global 64\nop conv2d\nvariant v\n  step s\n    args x, tensor:w, y\n    global n\n  use fix\n  dtypes f16\n"),
+  EXPECT_EQ(plan_error("block fix\n  step fix\n    args x, y\n    global 64\nop conv2d\nvariant v\n  step s\n    args x, tensor:w, y\n    global n\n "
+                       " use fix\n  dtypes f16\n"),
             "t.plan:11: 'dtypes' belongs to the variant: put it before the first 'step'");
 }
 
@@ -632,7 +666,8 @@ TEST(OurPlans, EveryCandidateTheRequireLinesAllowPassesTheHeadersGuards) {
           env.value = [&](const std::string& name) { return value(name, 0); };
           for (const auto* g : guards)
             for (const auto& cond : g->conditions)
-              EXPECT_EQ(Expr::parse(cond).eval_int(env), 0) << v.id() << " " << c.build_options() << ": its require lines hold, the header's '#if " << cond << "' refuses it";
+              EXPECT_EQ(Expr::parse(cond).eval_int(env), 0)
+                  << v.id() << " " << c.build_options() << ": its require lines hold, the header's '#if " << cond << "' refuses it";
         }
         size_t i = 0;
         while (i < at.size() && ++at[i] == v.tunables[i].second.size()) at[i++] = 0;

@@ -47,15 +47,13 @@ TEST_P(ReferenceBackward, AgreesWithFiniteDifferences) {
     const auto seed = *rc::gen::inRange<uint64_t>(0, 1u << 30);
     const GradcheckResult r = gradcheck(p, seed);
     RC_TAG(r.mode);
-    RC_LOG() << r.summary() << "\nrepro: plumbline gradcheck " << op << " --problem '" << p.line() << "' --seed " << seed
-             << "\n";
+    RC_LOG() << r.summary() << "\nrepro: plumbline gradcheck " << op << " --problem '" << p.line() << "' --seed " << seed << "\n";
     RC_ASSERT(r.passed);
   });
   EXPECT_TRUE(ok);
 }
 
-INSTANTIATE_TEST_SUITE_P(All, ReferenceBackward, ::testing::ValuesIn(backward_ops()),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(All, ReferenceBackward, ::testing::ValuesIn(backward_ops()), [](const auto& info) { return info.param; });
 
 // Full and fast modes both run on every operator (Auto picks by size; force each once).
 TEST(Gradcheck, BothModesPassOnEveryBackward) {
@@ -104,22 +102,28 @@ TEST(GradcheckRejects, GeluBackwardWithTheOtherFormula) {
 
 TEST(GradcheckRejects, MaxPoolGradientSpreadLikeAveragePool) {
   expect_rejected("max_pool2d_bwd:n=1,c=2,h=6,w=5,kh=3,kw=2,sh=2,sw=1", [](const Problem& p, const std::vector<TensorD>& in) {
-    const Problem avg = Problem::make("avg_pool2d_bwd", {{"n", p.i("n")}, {"c", p.i("c")}, {"h", p.i("h")}, {"w", p.i("w")},
-                                                         {"kh", p.i("kh")}, {"kw", p.i("kw")}, {"sh", p.i("sh")},
-                                                         {"sw", p.i("sw")}, {"ph", p.i("ph")}, {"pw", p.i("pw")}});
+    const Problem avg = Problem::make("avg_pool2d_bwd", {{"n", p.i("n")},
+                                                         {"c", p.i("c")},
+                                                         {"h", p.i("h")},
+                                                         {"w", p.i("w")},
+                                                         {"kh", p.i("kh")},
+                                                         {"kw", p.i("kw")},
+                                                         {"sh", p.i("sh")},
+                                                         {"sw", p.i("sw")},
+                                                         {"ph", p.i("ph")},
+                                                         {"pw", p.i("pw")}});
     return run_reference(avg, {in[1]});
   });
 }
 
 TEST(GradcheckRejects, BatchedWeightGradientSummedIntoFirstSlice) {
-  expect_rejected("gemm_bias_act_bwd:batch=3,m=4,k=3,n=5,act=relu,bshared=0",
-                  [](const Problem& p, const std::vector<TensorD>& in) {
-                    std::vector<TensorD> g = run_reference(p, in);
-                    const int64_t slice = p.i("k") * p.i("n");
-                    for (int64_t b = 1; b < p.i("batch"); ++b)
-                      for (int64_t j = 0; j < slice; ++j) g[1][j] += g[1][b * slice + j], g[1][b * slice + j] = 0;
-                    return g;
-                  });
+  expect_rejected("gemm_bias_act_bwd:batch=3,m=4,k=3,n=5,act=relu,bshared=0", [](const Problem& p, const std::vector<TensorD>& in) {
+    std::vector<TensorD> g = run_reference(p, in);
+    const int64_t slice = p.i("k") * p.i("n");
+    for (int64_t b = 1; b < p.i("batch"); ++b)
+      for (int64_t j = 0; j < slice; ++j) g[1][j] += g[1][b * slice + j], g[1][b * slice + j] = 0;
+    return g;
+  });
 }
 
 TEST(GradcheckRejects, LayerNormBackwardMissingTheVarianceTerm) {
@@ -164,10 +168,18 @@ namespace {
 // A conv2d problem from the generator with stride 1 and padding no larger than the dilated kernel.
 Problem stride_one_conv(const Problem& p) {
   const int64_t r = p.i("r"), s = p.i("s"), dh = p.i("dh"), dw = p.i("dw");
-  return Problem::make("conv2d", {{"n", p.i("n")}, {"c", p.i("c")}, {"h", std::max(p.i("h"), dh * (r - 1) + 1)},
-                                  {"w", std::max(p.i("w"), dw * (s - 1) + 1)}, {"k", p.i("k")}, {"r", r}, {"s", s},
-                                  {"ph", std::min(p.i("ph"), dh * (r - 1))}, {"pw", std::min(p.i("pw"), dw * (s - 1))},
-                                  {"dh", dh}, {"dw", dw}, {"g", p.i("g")}});
+  return Problem::make("conv2d", {{"n", p.i("n")},
+                                  {"c", p.i("c")},
+                                  {"h", std::max(p.i("h"), dh * (r - 1) + 1)},
+                                  {"w", std::max(p.i("w"), dw * (s - 1) + 1)},
+                                  {"k", p.i("k")},
+                                  {"r", r},
+                                  {"s", s},
+                                  {"ph", std::min(p.i("ph"), dh * (r - 1))},
+                                  {"pw", std::min(p.i("pw"), dw * (s - 1))},
+                                  {"dh", dh},
+                                  {"dw", dw},
+                                  {"g", p.i("g")}});
 }
 
 }  // namespace
@@ -186,10 +198,18 @@ RC_GTEST_PROP(ReferenceIdentity, BwdDataIsConvOfFlippedTransposedKernelAtStride1
           for (int64_t b = 0; b < s; ++b)
             flipped[(((gi * cg + cl) * kg + kl) * r + a) * s + b] = in[0][(((gi * kg + kl) * cg + cl) * r + (r - 1 - a)) * s + (s - 1 - b)];
   const Shape y = signature_of(p).output("y").shape;
-  const Problem full = Problem::make("conv2d", {{"n", p.i("n")}, {"c", k}, {"h", y[2]}, {"w", y[3]}, {"k", c}, {"r", r},
-                                                {"s", s}, {"ph", p.i("dh") * (r - 1) - p.i("ph")},
-                                                {"pw", p.i("dw") * (s - 1) - p.i("pw")}, {"dh", p.i("dh")},
-                                                {"dw", p.i("dw")}, {"g", g}});
+  const Problem full = Problem::make("conv2d", {{"n", p.i("n")},
+                                                {"c", k},
+                                                {"h", y[2]},
+                                                {"w", y[3]},
+                                                {"k", c},
+                                                {"r", r},
+                                                {"s", s},
+                                                {"ph", p.i("dh") * (r - 1) - p.i("ph")},
+                                                {"pw", p.i("dw") * (s - 1) - p.i("pw")},
+                                                {"dh", p.i("dh")},
+                                                {"dw", p.i("dw")},
+                                                {"g", g}});
   const TensorD expected = run_reference(bwd, in)[0];
   const TensorD got = run_reference(full, {in[1], flipped})[0];
   RC_ASSERT(got.shape == expected.shape);
@@ -292,12 +312,12 @@ TEST(ReferenceValues, SmallCasesByHand) {
   auto ce = run_reference(Problem::parse("cross_entropy:b=2,c=4"), {TensorD(Shape{2, 4}, 3.0), tensor({2}, {0, 3})})[0];
   EXPECT_NEAR(ce[0], std::log(4.0), 1e-15);
   // layer_norm([1, 2, 3]) with eps = 0: [-sqrt(1.5), 0, sqrt(1.5)]
-  auto ln = run_reference(Problem::parse("layer_norm:m=1,n=3,eps=0"),
-                          {tensor({1, 3}, {1, 2, 3}), TensorD(Shape{3}, 1.0), TensorD(Shape{3}, 0.0)})[0];
+  auto ln = run_reference(Problem::parse("layer_norm:m=1,n=3,eps=0"), {tensor({1, 3}, {1, 2, 3}), TensorD(Shape{3}, 1.0), TensorD(Shape{3}, 0.0)})[0];
   EXPECT_NEAR(ln[0], -std::sqrt(1.5), 1e-15);
   EXPECT_NEAR(ln[1], 0, 1e-15);
   // conv2d 3x3 of a 3x3 image of ones with padding 1: corners see 4 cells, edges 6, the center 9.
-  auto conv = run_reference(Problem::parse("conv2d:h=3,w=3,r=3,s=3,ph=1,pw=1"), {TensorD(Shape{1, 1, 3, 3}, 1.0), TensorD(Shape{1, 1, 3, 3}, 1.0)})[0];
+  auto conv =
+      run_reference(Problem::parse("conv2d:h=3,w=3,r=3,s=3,ph=1,pw=1"), {TensorD(Shape{1, 1, 3, 3}, 1.0), TensorD(Shape{1, 1, 3, 3}, 1.0)})[0];
   EXPECT_EQ(conv.data, (std::vector<double>{4, 6, 4, 6, 9, 6, 4, 6, 4}));
   // stride 2, dilation 2 on a 5x5 ramp, 2x2 kernel of ones: y[p,q] = x[2p,2q]+x[2p,2q+2]+x[2p+2,2q]+x[2p+2,2q+2]
   TensorD ramp(Shape{1, 1, 5, 5});
@@ -369,7 +389,8 @@ TEST(GradcheckKinks, RandomProjectionsOverManyRelusPass) {
   // exactly 0, a projection crossed two of them in opposite directions, and the true backward failed at
   // ratio 5154 (analytic -15.61, numeric -14.14): the inputs are off the grid now. And a small kink
   // (one relu among 8127 within the step, its sides 0.4% apart) failed at ratio 72 once.
-  for (const char* line : {"gemm_bias_act_bwd:batch=0,m=65,k=1,n=127,act=relu,bshared=0", "gemm_bias_act_bwd:batch=0,m=129,k=1,n=63,act=relu,bshared=0"}) {
+  for (const char* line :
+       {"gemm_bias_act_bwd:batch=0,m=65,k=1,n=127,act=relu,bshared=0", "gemm_bias_act_bwd:batch=0,m=129,k=1,n=63,act=relu,bshared=0"}) {
     const Problem p = Problem::parse(line);
     for (uint64_t seed = 0; seed < 8; ++seed) {
       const GradcheckResult r = gradcheck(p, seed);

@@ -102,7 +102,8 @@ PYBIND11_MODULE(_plumbline, m) {
   m.doc() = "plumbline: check any implementation of a neural-network operator against double references";
   py::register_exception<Error>(m, "Error", PyExc_ValueError);
 
-  m.def("operators", [] { return Registry::get().names(); }, "The operators' names.");
+  m.def(
+      "operators", [] { return Registry::get().names(); }, "The operators' names.");
   m.def(
       "attributes", [](const std::string& line) { return problem_dict(problem_of(line)); }, py::arg("problem"),
       "A problem line's attributes (defaults filled in) as a dict.");
@@ -147,7 +148,8 @@ PYBIND11_MODULE(_plumbline, m) {
         if (in.size() != sig.inputs.size()) throw Error(p.op() + " takes " + std::to_string(sig.inputs.size()) + " inputs");
         for (size_t i = 0; i < in.size(); ++i)
           if (in[i].shape != sig.inputs[i].shape)
-            throw Error("input '" + sig.inputs[i].name + "' has shape " + in[i].shape.str() + ", " + p.line() + " needs " + sig.inputs[i].shape.str());
+            throw Error("input '" + sig.inputs[i].name + "' has shape " + in[i].shape.str() + ", " + p.line() + " needs " +
+                        sig.inputs[i].shape.str());
         return named(sig.outputs, run_reference(p, in));
       },
       py::arg("problem"), py::arg("inputs"), "The reference outputs (float64, by name) of a problem at the given inputs.");
@@ -184,9 +186,8 @@ PYBIND11_MODULE(_plumbline, m) {
         }
         return d;
       },
-      py::arg("op"), py::arg("fn"), py::arg("cases") = 100, py::arg("seed") = 1, py::arg("values") = py::none(),
-      py::arg("problem") = py::none(), py::arg("dtypes") = std::vector<std::string>{},
-      "Checks fn(problem_line, inputs) against the reference; a dict of the result.");
+      py::arg("op"), py::arg("fn"), py::arg("cases") = 100, py::arg("seed") = 1, py::arg("values") = py::none(), py::arg("problem") = py::none(),
+      py::arg("dtypes") = std::vector<std::string>{}, "Checks fn(problem_line, inputs) against the reference; a dict of the result.");
   m.def(
       "gradcheck",
       [](const std::string& line, std::optional<py::function> backward, uint64_t seed) {

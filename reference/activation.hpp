@@ -44,10 +44,14 @@ T act_forward(Act a, T x) {
   if (std::isnan(x)) return x;
   const bool pos_inf = std::isinf(x) && x > 0, neg_inf = std::isinf(x) && x < 0;
   switch (a) {
-    case Act::None: return x;
-    case Act::Relu: return x > T(0) ? x : T(0);
-    case Act::Sigmoid: return sigmoid_of(x);
-    case Act::Tanh: return std::tanh(x);
+    case Act::None:
+      return x;
+    case Act::Relu:
+      return x > T(0) ? x : T(0);
+    case Act::Sigmoid:
+      return sigmoid_of(x);
+    case Act::Tanh:
+      return std::tanh(x);
     case Act::Silu:
       if (neg_inf) return T(-0.0);
       return pos_inf ? x : x * sigmoid_of(x);
@@ -74,10 +78,14 @@ T act_derivative(Act a, T x) {
   if (std::isnan(x)) return x;
   const bool pos_inf = std::isinf(x) && x > 0, neg_inf = std::isinf(x) && x < 0;
   switch (a) {
-    case Act::None: return T(1);
-    case Act::Relu: return x > T(0) ? T(1) : T(0);  // relu'(0) = 0
-    case Act::Sigmoid: return sigmoid_of(x) * sigmoid_of(-x);
-    case Act::Tanh: return sech2(x);
+    case Act::None:
+      return T(1);
+    case Act::Relu:
+      return x > T(0) ? T(1) : T(0);  // relu'(0) = 0
+    case Act::Sigmoid:
+      return sigmoid_of(x) * sigmoid_of(-x);
+    case Act::Tanh:
+      return sech2(x);
     case Act::Silu: {
       if (neg_inf) return T(0);
       if (pos_inf) return T(1);

@@ -12,8 +12,19 @@ namespace {
 struct Conv {
   int64_t n, c, h, w, k, r, s, sh, sw, ph, pw, dh, dw, g, p, q, cg, kg;
   explicit Conv(const Problem& pr)
-      : n(pr.i("n")), c(pr.i("c")), h(pr.i("h")), w(pr.i("w")), k(pr.i("k")), r(pr.i("r")), s(pr.i("s")),
-        sh(pr.i("sh")), sw(pr.i("sw")), ph(pr.i("ph")), pw(pr.i("pw")), dh(pr.i("dh")), dw(pr.i("dw")),
+      : n(pr.i("n")),
+        c(pr.i("c")),
+        h(pr.i("h")),
+        w(pr.i("w")),
+        k(pr.i("k")),
+        r(pr.i("r")),
+        s(pr.i("s")),
+        sh(pr.i("sh")),
+        sw(pr.i("sw")),
+        ph(pr.i("ph")),
+        pw(pr.i("pw")),
+        dh(pr.i("dh")),
+        dw(pr.i("dw")),
         g(pr.i("g")) {
     const Shape y = signature_of(pr.as("conv2d")).outputs[0].shape;
     p = y[2];

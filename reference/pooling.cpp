@@ -13,8 +13,15 @@ namespace {
 struct Pool {
   int64_t planes, h, w, kh, kw, sh, sw, ph, pw, oh, ow;
   explicit Pool(const Problem& p)
-      : planes(p.i("n") * p.i("c")), h(p.i("h")), w(p.i("w")), kh(p.i("kh")), kw(p.i("kw")), sh(p.i("sh")),
-        sw(p.i("sw")), ph(p.i("ph")), pw(p.i("pw")) {
+      : planes(p.i("n") * p.i("c")),
+        h(p.i("h")),
+        w(p.i("w")),
+        kh(p.i("kh")),
+        kw(p.i("kw")),
+        sh(p.i("sh")),
+        sw(p.i("sw")),
+        ph(p.i("ph")),
+        pw(p.i("pw")) {
     oh = (h + 2 * ph - kh) / sh + 1;
     ow = (w + 2 * pw - kw) / sw + 1;
   }

@@ -24,9 +24,13 @@ std::vector<Tensor<T>> reduce(const Problem& p, const std::vector<Tensor<T>>& in
 }
 
 template <class T>
-std::vector<Tensor<T>> sum(const Problem& p, const std::vector<Tensor<T>>& in) { return reduce(p, in, false); }
+std::vector<Tensor<T>> sum(const Problem& p, const std::vector<Tensor<T>>& in) {
+  return reduce(p, in, false);
+}
 template <class T>
-std::vector<Tensor<T>> mean(const Problem& p, const std::vector<Tensor<T>>& in) { return reduce(p, in, true); }
+std::vector<Tensor<T>> mean(const Problem& p, const std::vector<Tensor<T>>& in) {
+  return reduce(p, in, true);
+}
 
 template <class T>
 std::vector<Tensor<T>> transpose(const Problem& p, const std::vector<Tensor<T>>& in) {

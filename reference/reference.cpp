@@ -66,26 +66,21 @@ std::vector<Tensor<T>> run(const Problem& p, const std::vector<Tensor<T>>& input
     throw Error(p.line() + ": expected " + std::to_string(sig.inputs.size()) + " inputs, got " + std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].shape != sig.inputs[i].shape)
-      throw Error(p.line() + ": input '" + sig.inputs[i].name + "' must have shape " + sig.inputs[i].shape.str() +
-                  ", got " + inputs[i].shape.str());
+      throw Error(p.line() + ": input '" + sig.inputs[i].name + "' must have shape " + sig.inputs[i].shape.str() + ", got " + inputs[i].shape.str());
   const ReferenceOp* ref = find_reference(p.op());
   if (!ref) throw Error("operator '" + p.op() + "' has no reference implementation");
   std::vector<Tensor<T>> out = (ref->*which)(p, inputs);
   if (out.size() != sig.outputs.size()) throw Error("reference of " + p.op() + " returned the wrong number of outputs");
   for (size_t i = 0; i < out.size(); ++i)
     if (out[i].shape != sig.outputs[i].shape)
-      throw Error("reference of " + p.op() + " returned output '" + sig.outputs[i].name + "' of shape " +
-                  out[i].shape.str() + ", expected " + sig.outputs[i].shape.str());
+      throw Error("reference of " + p.op() + " returned output '" + sig.outputs[i].name + "' of shape " + out[i].shape.str() + ", expected " +
+                  sig.outputs[i].shape.str());
   return out;
 }
 
 }  // namespace
 
-std::vector<TensorD> run_reference(const Problem& p, const std::vector<TensorD>& inputs) {
-  return run<double>(p, inputs, &ReferenceOp::f64);
-}
-std::vector<TensorF> run_reference_f32(const Problem& p, const std::vector<TensorF>& inputs) {
-  return run<float>(p, inputs, &ReferenceOp::f32);
-}
+std::vector<TensorD> run_reference(const Problem& p, const std::vector<TensorD>& inputs) { return run<double>(p, inputs, &ReferenceOp::f64); }
+std::vector<TensorF> run_reference_f32(const Problem& p, const std::vector<TensorF>& inputs) { return run<float>(p, inputs, &ReferenceOp::f32); }
 
 }  // namespace plumbline

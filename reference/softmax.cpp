@@ -85,8 +85,8 @@ void target_row(const Problem& p, const Tensor<T>& target, int64_t i, std::vecto
   }
   const T t = target[i];
   if (!(t >= 0 && t < static_cast<T>(c)) || t != std::floor(t))
-    throw Error(p.line() + ": target[" + std::to_string(i) + "] = " + std::to_string(static_cast<double>(t)) +
-                " is not a class index in [0, " + std::to_string(c) + ")");
+    throw Error(p.line() + ": target[" + std::to_string(i) + "] = " + std::to_string(static_cast<double>(t)) + " is not a class index in [0, " +
+                std::to_string(c) + ")");
   std::fill(w.begin(), w.end(), T(0));
   w[static_cast<size_t>(t)] = T(1);
 }

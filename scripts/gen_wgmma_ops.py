@@ -15,7 +15,9 @@ for n in WIDTHS:
     d = ",".join(f"%{i}" for i in range(regs))
     outs = ", ".join(f'"+f"((acc)[{i}])' for i in range(regs))
     print(f"#define WGMMA_N{n}(acc, da, db, TA, TB) \\")
-    print(f'  asm volatile("//SM90A: wgmma.mma_async.sync.aligned.m64n{n}k16." WGMMA_TYPES " {{{d}}}, %{regs}, %{regs + 1}, 1, 1, 1, " #TA ", " #TB ";" \\')
-    print(f'               : {outs} \\')
+    print(
+        f'  asm volatile("//SM90A: wgmma.mma_async.sync.aligned.m64n{n}k16." WGMMA_TYPES " {{{d}}}, %{regs}, %{regs + 1}, 1, 1, 1, " #TA ", " #TB ";" \\'
+    )
+    print(f"               : {outs} \\")
     print(f'               : "l"(da), "l"(db))')
 print("#endif  // WGMMA_OPS_H")

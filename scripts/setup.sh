@@ -15,6 +15,7 @@ packages=(
   pybind11-dev python3-dev python3-numpy    # python/: the Python API
   chromium                             # reports/: the report is tested in headless Chromium
   clang libclang-rt-14-dev             # fuzz/: libFuzzer harnesses of the parsers
+  clang-format black                   # scripts/format.sh and its test: the C++ and Python files' format
 )
 
 missing=()

@@ -41,8 +41,7 @@ double time_problems(KernelChecker& kc, const plans::Variant& v, const std::vect
 }
 
 // Checks, then times, one candidate. `variant` is the candidate (the base's name, the candidate's defines).
-Candidate evaluate(KernelChecker& kc, const plans::Variant& base, const Defines& d, const std::vector<Problem>& problems,
-                   const TuneOptions& o) {
+Candidate evaluate(KernelChecker& kc, const plans::Variant& base, const Defines& d, const std::vector<Problem>& problems, const TuneOptions& o) {
   Candidate c{d, "invalid", "", 0};
   const std::vector<plans::Variant> one{base.with_defines(d)};
   const plans::Variant& v = one[0];
@@ -194,14 +193,17 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
         }
     if (!own_entry)
       if (const auto* e = plans::find_tuning(database, dev.name, dev.driver_version, dev.architecture, o.op, r.variant, r.shape_class))
-        if (const auto d = point_of(*e)) attempt(*d, (" (database: this class's entry of " + e->device + ", the same architecture)").c_str(), false, true);
+        if (const auto d = point_of(*e))
+          attempt(*d, (" (database: this class's entry of " + e->device + ", the same architecture)").c_str(), false, true);
     attempt(space.defaults(), " (the plan's defaults)", true);
     for (const auto& d : o.start) {
       Defines ordered;  // in the variant's order, every tunable given
       for (const auto& [name, values] : base.tunables)
         for (const auto& x : d)
           if (x.first == name) ordered.push_back(x);
-      if (!space.contains(ordered)) throw Error("--start '" + to_string(d) + "' is not in the tuning space of " + base.id() + " (every tunable, values from its tune lines, meeting its require lines)");
+      if (!space.contains(ordered))
+        throw Error("--start '" + to_string(d) + "' is not in the tuning space of " + base.id() +
+                    " (every tunable, values from its tune lines, meeting its require lines)");
       attempt(ordered, " (--start)");
     }
     for (const auto& e : database) {
@@ -259,8 +261,7 @@ std::vector<ClassResult> tune(KernelChecker& kc, const TuneOptions& o) {
 
 bool replaces_entry(const bench::PairedVerdict& v) { return v.verdict == "improvement"; }
 
-plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date,
-                             bool finished) {
+plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const ocl::DeviceInfo& device, const std::string& date, bool finished) {
   if (!r.best) throw Error(op + "/" + r.variant + " class " + r.shape_class + ": no candidate passed its checks");
   std::string problems;
   for (const auto& p : r.problems) problems += (problems.empty() ? "" : " ") + p.line();
@@ -273,8 +274,8 @@ plans::TuningEntry entry_for(const ClassResult& r, const std::string& op, const 
                                : "; %.3f [%.3f, %.3f] of the class's entry's time in %d pairs",
                   r.confirmed->ratio, r.confirmed->low, r.confirmed->high, r.confirmed->pairs);
   std::snprintf(buf, sizeof buf, "%.1f GFLOP/s (%.4f ms)%s; %zu candidates in %.0f s (%d wrong, %d invalid)%s%s; %s on ",
-                r.flops / r.best->seconds / 1e9, r.best->seconds * 1e3, defaults, r.tried.size(), r.elapsed, r.count("wrong"),
-                r.count("invalid"), finished ? "" : ", written while the search went on (it was cut off here)", confirmed, date.c_str());
+                r.flops / r.best->seconds / 1e9, r.best->seconds * 1e3, defaults, r.tried.size(), r.elapsed, r.count("wrong"), r.count("invalid"),
+                finished ? "" : ", written while the search went on (it was cut off here)", confirmed, date.c_str());
   return {device.name, device.driver_version, op, r.variant, r.shape_class, r.best->defines, false, buf + problems, device.architecture, {}};
 }
 

@@ -28,10 +28,10 @@ struct TuneOptions {
   double budget_seconds = 60;     // for all variants and classes together
   int check_cases = 12;           // edge cases per candidate before it is timed
   int repetitions = 5;
-  double min_time = 0.005;        // seconds of kernel time per repetition
-  double check_budget = 1e8;      // FLOPs of the reference check of each class problem
+  double min_time = 0.005;    // seconds of kernel time per repetition
+  double check_budget = 1e8;  // FLOPs of the reference check of each class problem
   uint64_t seed = 1;
-  std::vector<Defines> start;     // candidates to try first (after the defaults): known good ones
+  std::vector<Defines> start;  // candidates to try first (after the defaults): known good ones
   // A winner other than the class's entry is timed again against it in this many pairs, alternating,
   // and replaces it only where the pairs show an improvement beyond confirm_threshold (bench's paired
   // verdict: the bootstrap interval of the median ratio below 1 / (1 + threshold)). 0: no confirmation.
@@ -58,7 +58,7 @@ struct ClassResult {
   double flops = 0;  // of the problems together
   std::vector<Candidate> tried;
   std::optional<Candidate> best, defaults;
-  std::optional<Candidate> entry;  // the class's entry in the database before the run, as timed in it
+  std::optional<Candidate> entry;                 // the class's entry in the database before the run, as timed in it
   std::optional<bench::PairedVerdict> confirmed;  // the winner against the entry, timed again in pairs
   bool entry_kept = false;                        // no improvement shown: the entry stays
   double elapsed = 0;

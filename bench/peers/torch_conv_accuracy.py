@@ -21,7 +21,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-U = 2.0 ** -24
+U = 2.0**-24
 FLT_MIN = 1.1754943508222875e-38
 
 
@@ -63,9 +63,15 @@ def worst_ratio(op, a, dist, seed, device):
     n, c, h, w, k, r, s, g = (a[x] for x in "n c h w k r s g".split())
     x = draw((n, c, h, w), dist, gen, device)
     wt = draw((k, c // g, r, s), dist, gen, device)
-    y_shape = F.conv2d(x[:1, :, :, :].float(), wt.float(), None, (a["sh"], a["sw"]), (a["ph"], a["pw"]), (a["dh"], a["dw"]), g).shape
+    y_shape = F.conv2d(
+        x[:1, :, :, :].float(), wt.float(), None, (a["sh"], a["sw"]), (a["ph"], a["pw"]), (a["dh"], a["dw"]), g
+    ).shape
     dy = draw((n, k, y_shape[2], y_shape[3]), dist, gen, device)
-    depth = {"conv2d": c // g * r * s, "conv2d_bwd_data": k // g * r * s, "conv2d_bwd_weight": n * y_shape[2] * y_shape[3]}[op]
+    depth = {
+        "conv2d": c // g * r * s,
+        "conv2d_bwd_data": k // g * r * s,
+        "conv2d_bwd_weight": n * y_shape[2] * y_shape[3],
+    }[op]
     got = run(op, a, x.float(), wt.float(), dy.float()).double()
     ref = run(op, a, x, wt, dy)
     mag = run(op, a, x.abs(), wt.abs(), dy.abs())
@@ -84,8 +90,10 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cudnn.benchmark = True
-    print(f"torch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {device}"
-          + (f" ({torch.cuda.get_device_name()})" if device == "cuda" else ""))
+    print(
+        f"torch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {device}"
+        + (f" ({torch.cuda.get_device_name()})" if device == "cuda" else "")
+    )
     print("| problem | K | worst error/bound, normal (outliers) | uniform |")
     print("|---|---|---|---|")
     rows = []

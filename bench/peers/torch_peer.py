@@ -109,6 +109,7 @@ def build(op, a):
             pre = torch.addmm(bias, A, B)
             gp = act_backward(act, dy, pre)
             return gp @ B.t(), A.t() @ gp, gp.sum(0)
+
         return bwd
     if op in ("group_norm", "group_norm_bwd"):
         n, c, h, w, g, eps = a["n"], a["c"], a["h"], a["w"], a["g"], a["eps"]
@@ -130,7 +131,11 @@ def build(op, a):
         m, n, eps = a["m"], a["n"], a["eps"]
         x, gamma = randn(m, n), randn(n)
         rms = getattr(F, "rms_norm", None)
-        fwd = (lambda xx, gg: rms(xx, (n,), gg, eps)) if rms else (lambda xx, gg: xx * torch.rsqrt(xx.pow(2).mean(-1, keepdim=True) + eps) * gg)
+        fwd = (
+            (lambda xx, gg: rms(xx, (n,), gg, eps))
+            if rms
+            else (lambda xx, gg: xx * torch.rsqrt(xx.pow(2).mean(-1, keepdim=True) + eps) * gg)
+        )
         if op == "rms_norm":
             return lambda: fwd(x, gamma)
         xg, gg = x.clone().requires_grad_(), gamma.clone().requires_grad_()
@@ -263,18 +268,28 @@ def main():
         line, _, where = name.rpartition("@")
         if where.startswith(ours_prefix) and "+" not in where and line not in lines:
             lines.append(line)
-    doc = {"context": {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "torch": torch.__version__, "repetitions": str(a.repetitions)},
-           "benchmarks": []}
+    doc = {
+        "context": {
+            "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "torch": torch.__version__,
+            "repetitions": str(a.repetitions),
+        },
+        "benchmarks": [],
+    }
     if DEVICE == "cuda":
         torch.backends.cudnn.benchmark = True  # cuDNN picks its fastest algorithm per shape
         props = torch.cuda.get_device_properties(0)
-        doc["context"].update({"cuda": torch.version.cuda, "cudnn": str(torch.backends.cudnn.version()), "device.cuda:0.name": props.name})
+        doc["context"].update(
+            {"cuda": torch.version.cuda, "cudnn": str(torch.backends.cudnn.version()), "device.cuda:0.name": props.name}
+        )
         torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
         torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
     else:
         if a.threads:
             torch.set_num_threads(a.threads)
-        doc["context"].update({"device.cpu.threads": str(torch.get_num_threads()), "mkldnn": str(torch.backends.mkldnn.is_available())})
+        doc["context"].update(
+            {"device.cpu.threads": str(torch.get_num_threads()), "mkldnn": str(torch.backends.mkldnn.is_available())}
+        )
     for line in lines:
         op, attrs = parse(line)
         dtype = attrs.get("dtype", "f32")
@@ -298,8 +313,17 @@ def main():
             name = f"{line}@{peer_where}+torch-{mode}"
             print(f"{name}: median {sorted(times)[len(times) // 2] * 1e3:.4f} ms")
             for i, t in enumerate(times):
-                doc["benchmarks"].append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
-                                          "iterations": calls, "real_time": t * 1e3, "time_unit": "ms"})
+                doc["benchmarks"].append(
+                    {
+                        "name": name,
+                        "run_name": name,
+                        "run_type": "iteration",
+                        "repetition_index": i,
+                        "iterations": calls,
+                        "real_time": t * 1e3,
+                        "time_unit": "ms",
+                    }
+                )
             del fn
             if DEVICE == "cuda":
                 torch.cuda.empty_cache()

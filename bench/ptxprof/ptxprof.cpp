@@ -44,7 +44,10 @@ CUresult cuEventRecord_t(CUevent, void*);
 CUresult cuEventSynchronize_t(CUevent);
 CUresult cuEventElapsedTime_t(float*, CUevent, CUevent);
 int main(int argc, char** argv) {
-  if (argc < 10) { std::puts("usage: ptxprof FILE.cl KERNEL OPTIONS M K N TB ROUNDS OUT.ptx"); return 2; }
+  if (argc < 10) {
+    std::puts("usage: ptxprof FILE.cl KERNEL OPTIONS M K N TB ROUNDS OUT.ptx");
+    return 2;
+  }
   std::ifstream f(argv[1]);
   std::stringstream ss;
   ss << f.rdbuf();
@@ -57,13 +60,19 @@ int main(int argc, char** argv) {
   cl_device_id dev = nullptr;
   for (cl_uint i = 0; i < np && !dev; ++i)
     if (clGetDeviceIDs(plats[i], CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) != CL_SUCCESS) dev = nullptr;
-  if (!dev) { std::puts("no GPU"); return 1; }
+  if (!dev) {
+    std::puts("no GPU");
+    return 1;
+  }
   cl_int err = 0;
   cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
   const char* s = src.c_str();
   cl_program prog = clCreateProgramWithSource(ctx, 1, &s, nullptr, &err);
   err = clBuildProgram(prog, 1, &dev, opts.c_str(), nullptr, nullptr);
-  if (err) { std::printf("build failed %d\n", err); return 1; }
+  if (err) {
+    std::printf("build failed %d\n", err);
+    return 1;
+  }
   size_t bytes = 0;
   clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof bytes, &bytes, nullptr);
   std::vector<unsigned char> ptx(bytes + 1, 0);
@@ -83,44 +92,69 @@ int main(int argc, char** argv) {
   ptx.assign(text.begin(), text.end());
   ptx.push_back(0);
   void* cu = dlopen("libcuda.so.1", RTLD_NOW);
-  if (!cu) { std::puts("no libcuda.so.1"); return 1; }
-  LOAD(cuInit); LOAD(cuDeviceGet); LOAD(cuCtxCreate_v2); LOAD(cuModuleLoadData); LOAD(cuModuleGetFunction); LOAD(cuMemAlloc_v2);
-  LOAD(cuMemcpyHtoD_v2); LOAD(cuLaunchKernel); LOAD(cuCtxSynchronize); LOAD(cuEventCreate); LOAD(cuEventRecord);
-  LOAD(cuEventSynchronize); LOAD(cuEventElapsedTime);
+  if (!cu) {
+    std::puts("no libcuda.so.1");
+    return 1;
+  }
+  LOAD(cuInit);
+  LOAD(cuDeviceGet);
+  LOAD(cuCtxCreate_v2);
+  LOAD(cuModuleLoadData);
+  LOAD(cuModuleGetFunction);
+  LOAD(cuMemAlloc_v2);
+  LOAD(cuMemcpyHtoD_v2);
+  LOAD(cuLaunchKernel);
+  LOAD(cuCtxSynchronize);
+  LOAD(cuEventCreate);
+  LOAD(cuEventRecord);
+  LOAD(cuEventSynchronize);
+  LOAD(cuEventElapsedTime);
   int d0 = 0;
   CUcontext cc = nullptr;
   CUmodule mod = nullptr;
   CUfunction fn = nullptr;
-  if (cuInit(0) || cuDeviceGet(&d0, 0) || cuCtxCreate_v2(&cc, 0, d0)) { std::puts("cuda init failed"); return 1; }
-  if (CUresult r = cuModuleLoadData(&mod, ptx.data())) { std::printf("cuModuleLoadData %d\n", r); return 1; }
-  if (CUresult r = cuModuleGetFunction(&fn, mod, argv[2])) { std::printf("cuModuleGetFunction %d\n", r); return 1; }
-  for (int arg = 10;; arg += 4) {
-  std::printf("problem %d x %d x %d tb=%d\n", m, k, n, tb);
-  std::vector<unsigned short> ha(size_t(m) * k), hb(size_t(k) * n);
-  for (size_t i = 0; i < ha.size(); ++i) ha[i] = 0x3F80 + (i * 7919 % 127);  // bf16 near 1 (f16: small normals)
-  for (size_t i = 0; i < hb.size(); ++i) hb[i] = 0x3C00 + (i * 104729 % 251);
-  CUdeviceptr a = 0, b = 0, c = 0;
-  cuMemAlloc_v2(&a, ha.size() * 2), cuMemAlloc_v2(&b, hb.size() * 2), cuMemAlloc_v2(&c, size_t(m) * n * 2);
-  cuMemcpyHtoD_v2(a, ha.data(), ha.size() * 2), cuMemcpyHtoD_v2(b, hb.data(), hb.size() * 2);
-  int ta = 0, lda = k, ldb = tb ? k : n, ldc = n;
-  long long ab = 0, bb = 0, cb = 0;
-  void* args[] = {&m, &n, &k, &a, &lda, &ta, &ab, &b, &ldb, &tb, &bb, &c, &ldc, &cb};
-  const int mwg = def(opts, "MWG", 128), nwg = def(opts, "NWG", 128), wgs = 32 * def(opts, "MWARPS", 2) * def(opts, "NWARPS", 4);
-  const unsigned gx = (n + nwg - 1) / nwg, gy = (m + mwg - 1) / mwg;
-  CUevent e0, e1;
-  cuEventCreate(&e0, 0), cuEventCreate(&e1, 0);
-  for (int r = 0; r < rounds; ++r) {
-    cuEventRecord(e0, nullptr);
-    for (int l = 0; l < 10; ++l)
-      if (CUresult x = cuLaunchKernel(fn, gx, gy, 1, wgs, 1, 1, 0, nullptr, args, nullptr)) { std::printf("launch %d\n", x); return 1; }
-    cuEventRecord(e1, nullptr);
-    cuEventSynchronize(e1);
-    float ms = 0;
-    cuEventElapsedTime(&ms, e0, e1);
-    std::printf("round %d: %.4f ms a launch, %.1f TFLOP/s\n", r, ms / 10, 2.0 * m * n * k / (ms / 10 * 1e-3) / 1e12);
+  if (cuInit(0) || cuDeviceGet(&d0, 0) || cuCtxCreate_v2(&cc, 0, d0)) {
+    std::puts("cuda init failed");
+    return 1;
   }
-  if (arg + 3 >= argc) break;
-  m = std::atoi(argv[arg]), k = std::atoi(argv[arg + 1]), n = std::atoi(argv[arg + 2]), tb = std::atoi(argv[arg + 3]);
+  if (CUresult r = cuModuleLoadData(&mod, ptx.data())) {
+    std::printf("cuModuleLoadData %d\n", r);
+    return 1;
+  }
+  if (CUresult r = cuModuleGetFunction(&fn, mod, argv[2])) {
+    std::printf("cuModuleGetFunction %d\n", r);
+    return 1;
+  }
+  for (int arg = 10;; arg += 4) {
+    std::printf("problem %d x %d x %d tb=%d\n", m, k, n, tb);
+    std::vector<unsigned short> ha(size_t(m) * k), hb(size_t(k) * n);
+    for (size_t i = 0; i < ha.size(); ++i) ha[i] = 0x3F80 + (i * 7919 % 127);  // bf16 near 1 (f16: small normals)
+    for (size_t i = 0; i < hb.size(); ++i) hb[i] = 0x3C00 + (i * 104729 % 251);
+    CUdeviceptr a = 0, b = 0, c = 0;
+    cuMemAlloc_v2(&a, ha.size() * 2), cuMemAlloc_v2(&b, hb.size() * 2), cuMemAlloc_v2(&c, size_t(m) * n * 2);
+    cuMemcpyHtoD_v2(a, ha.data(), ha.size() * 2), cuMemcpyHtoD_v2(b, hb.data(), hb.size() * 2);
+    int ta = 0, lda = k, ldb = tb ? k : n, ldc = n;
+    long long ab = 0, bb = 0, cb = 0;
+    void* args[] = {&m, &n, &k, &a, &lda, &ta, &ab, &b, &ldb, &tb, &bb, &c, &ldc, &cb};
+    const int mwg = def(opts, "MWG", 128), nwg = def(opts, "NWG", 128), wgs = 32 * def(opts, "MWARPS", 2) * def(opts, "NWARPS", 4);
+    const unsigned gx = (n + nwg - 1) / nwg, gy = (m + mwg - 1) / mwg;
+    CUevent e0, e1;
+    cuEventCreate(&e0, 0), cuEventCreate(&e1, 0);
+    for (int r = 0; r < rounds; ++r) {
+      cuEventRecord(e0, nullptr);
+      for (int l = 0; l < 10; ++l)
+        if (CUresult x = cuLaunchKernel(fn, gx, gy, 1, wgs, 1, 1, 0, nullptr, args, nullptr)) {
+          std::printf("launch %d\n", x);
+          return 1;
+        }
+      cuEventRecord(e1, nullptr);
+      cuEventSynchronize(e1);
+      float ms = 0;
+      cuEventElapsedTime(&ms, e0, e1);
+      std::printf("round %d: %.4f ms a launch, %.1f TFLOP/s\n", r, ms / 10, 2.0 * m * n * k / (ms / 10 * 1e-3) / 1e12);
+    }
+    if (arg + 3 >= argc) break;
+    m = std::atoi(argv[arg]), k = std::atoi(argv[arg + 1]), n = std::atoi(argv[arg + 2]), tb = std::atoi(argv[arg + 3]);
   }
   return cuCtxSynchronize();
 }

@@ -14,10 +14,28 @@ TOOL = os.path.join(SOURCE, "bench", "baselines.py")
 
 
 def run_doc(device, date, rows):
-    return {"kind": "side_by_side", "context": {"date": date, "device.nvidia:0.name": device, "device.nvidia:0.driver": "580",
-                                                "torch.torch": "2.11", "torch.cudnn": "91900", "plumbline.build": "abc"},
-            "rows": [{"problem": p, "op": p.split(":")[0], "device": "nvidia:0", "ours_s": t, "torch_fp32_s": 2 * t,
-                      "ratio_torch_fp32": 0.5} for p, t in rows]}
+    return {
+        "kind": "side_by_side",
+        "context": {
+            "date": date,
+            "device.nvidia:0.name": device,
+            "device.nvidia:0.driver": "580",
+            "torch.torch": "2.11",
+            "torch.cudnn": "91900",
+            "plumbline.build": "abc",
+        },
+        "rows": [
+            {
+                "problem": p,
+                "op": p.split(":")[0],
+                "device": "nvidia:0",
+                "ours_s": t,
+                "torch_fp32_s": 2 * t,
+                "ratio_torch_fp32": 0.5,
+            }
+            for p, t in rows
+        ],
+    }
 
 
 class Baselines(unittest.TestCase):

@@ -17,13 +17,38 @@ def run_json(times_by_name, errors=()):
     benchmarks = []
     for name, times in times_by_name.items():
         for i, t in enumerate(times):
-            benchmarks.append({"name": name + "/repeats:9/manual_time", "run_name": name + "/repeats:9/manual_time",
-                               "run_type": "iteration", "repetition_index": i, "real_time": t * 1e3, "time_unit": "ms"})
-        benchmarks.append({"name": name + "/repeats:9/manual_time_median", "run_name": name + "/repeats:9/manual_time",
-                           "run_type": "aggregate", "aggregate_name": "median", "real_time": 0, "time_unit": "ms"})
+            benchmarks.append(
+                {
+                    "name": name + "/repeats:9/manual_time",
+                    "run_name": name + "/repeats:9/manual_time",
+                    "run_type": "iteration",
+                    "repetition_index": i,
+                    "real_time": t * 1e3,
+                    "time_unit": "ms",
+                }
+            )
+        benchmarks.append(
+            {
+                "name": name + "/repeats:9/manual_time_median",
+                "run_name": name + "/repeats:9/manual_time",
+                "run_type": "aggregate",
+                "aggregate_name": "median",
+                "real_time": 0,
+                "time_unit": "ms",
+            }
+        )
     for name in errors:
-        benchmarks.append({"name": name, "run_name": name, "run_type": "iteration", "error_occurred": True,
-                           "error_message": "not timed: the kernel fails its check", "real_time": 0, "time_unit": "ms"})
+        benchmarks.append(
+            {
+                "name": name,
+                "run_name": name,
+                "run_type": "iteration",
+                "error_occurred": True,
+                "error_message": "not timed: the kernel fails its check",
+                "real_time": 0,
+                "time_unit": "ms",
+            }
+        )
     return {"context": {"date": "test"}, "benchmarks": benchmarks}
 
 
@@ -86,7 +111,10 @@ class Gate(unittest.TestCase):
         rng = random.Random(4)
         base = {"fast": samples(rng, 1e-3, 0.01), "gone": samples(rng, 1e-3, 0.01), "broken": samples(rng, 1e-3, 0.01)}
         new_times = {"fast": samples(rng, 0.8e-3, 0.01), "added": samples(rng, 1e-3, 0.01)}
-        v = {r["name"]: r["verdict"] for r in compare.compare(compare_input(base), compare_input(new_times, errors=["broken"]))}
+        v = {
+            r["name"]: r["verdict"]
+            for r in compare.compare(compare_input(base), compare_input(new_times, errors=["broken"]))
+        }
         self.assertEqual(v, {"fast": "improvement", "gone": "failed", "broken": "failed", "added": "new"})
 
 
@@ -108,8 +136,9 @@ class CommandLine(unittest.TestCase):
         return f.name
 
     def run_tool(self, *args):
-        return subprocess.run([sys.executable, os.path.join(os.path.dirname(HERE), "compare.py"), *args],
-                              capture_output=True, text=True)
+        return subprocess.run(
+            [sys.executable, os.path.join(os.path.dirname(HERE), "compare.py"), *args], capture_output=True, text=True
+        )
 
     def test_exit_status_and_json(self):
         rng = random.Random(5)

@@ -18,8 +18,17 @@ def doc(times_ms, ctx=CTX, flops=0, nbytes=0):
     benchmarks = []
     for name, t in times_ms.items():
         for f in (0.9, 1.0, 1.2):
-            benchmarks.append({"name": name, "run_name": name + "/repeats:3/manual_time", "run_type": "iteration",
-                               "real_time": t * f, "time_unit": "ms", "flops": flops, "bytes": nbytes})
+            benchmarks.append(
+                {
+                    "name": name,
+                    "run_name": name + "/repeats:3/manual_time",
+                    "run_type": "iteration",
+                    "real_time": t * f,
+                    "time_unit": "ms",
+                    "flops": flops,
+                    "bytes": nbytes,
+                }
+            )
     return {"context": dict(ctx), "benchmarks": benchmarks}
 
 
@@ -29,12 +38,15 @@ class SideBySide(unittest.TestCase):
             paths = []
             for i, d in enumerate(docs):
                 path = os.path.join(tmp, f"{i}.json" + (".gz" if gz else ""))
-                with (gzip.open(path, "wt") if gz else open(path, "w")) as f:
+                with gzip.open(path, "wt") if gz else open(path, "w") as f:
                     json.dump(d, f)
                 paths.append(path)
             out = os.path.join(tmp, "out.json")
-            r = subprocess.run([sys.executable, SCRIPT, *paths, "--json", out, "--markdown", os.path.join(tmp, "out.md")],
-                               capture_output=True, text=True)
+            r = subprocess.run(
+                [sys.executable, SCRIPT, *paths, "--json", out, "--markdown", os.path.join(tmp, "out.md")],
+                capture_output=True,
+                text=True,
+            )
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(out) as f:
                 return json.load(f), paths
@@ -47,7 +59,7 @@ class SideBySide(unittest.TestCase):
         self.assertEqual(row["problem"], "add:n=8")
         self.assertAlmostEqual(row["ratio_torch_fp32"], 2.0)
         self.assertAlmostEqual(row["ratio_clblast"], 0.5)
-        self.assertAlmostEqual(row["gflops"], 1.0)        # 2e6 FLOPs in 2 ms
+        self.assertAlmostEqual(row["gflops"], 1.0)  # 2e6 FLOPs in 2 ms
         self.assertAlmostEqual(row["pct_peak_flops"], 0.1)  # of 1000 GFLOP/s
         self.assertEqual(row["run"], paths[0])
 
@@ -78,7 +90,9 @@ class SideBySide(unittest.TestCase):
             path = os.path.join(tmp, "a.json")
             with open(path, "w") as f:
                 json.dump(doc({}), f)
-            r = subprocess.run([sys.executable, SCRIPT, path, "--json", os.path.join(tmp, "o.json")], capture_output=True, text=True)
+            r = subprocess.run(
+                [sys.executable, SCRIPT, path, "--json", os.path.join(tmp, "o.json")], capture_output=True, text=True
+            )
             self.assertNotEqual(r.returncode, 0)
             self.assertIn("pairs", r.stderr)
 

@@ -16,8 +16,15 @@ NAME = "gemm_bias_act_bwd:m=8,k=8,n=8,act=relu,dtype=bf16@nvidia:0"
 
 
 def entry(run_type, agg, t, s1, s2, label="variant wgmma_split"):
-    b = {"name": NAME + ("/repeats:3_" + agg if agg else ""), "run_name": NAME + "/repeats:3", "run_type": run_type,
-         "real_time": t, "label": label, "step_02 grad_pre_split": s2, "step_01 xgemm_mma_pre": s1}
+    b = {
+        "name": NAME + ("/repeats:3_" + agg if agg else ""),
+        "run_name": NAME + "/repeats:3",
+        "run_type": run_type,
+        "real_time": t,
+        "label": label,
+        "step_02 grad_pre_split": s2,
+        "step_01 xgemm_mma_pre": s1,
+    }
     if agg:
         b["aggregate_name"] = agg
     return b
@@ -25,8 +32,14 @@ def entry(run_type, agg, t, s1, s2, label="variant wgmma_split"):
 
 class Steps(unittest.TestCase):
     def test_median_aggregate_in_plan_order(self):
-        doc = {"benchmarks": [entry("iteration", None, 9.0, 1.0, 2.0), entry("aggregate", "mean", 5.0, 3.0, 4.0),
-                              entry("aggregate", "median", 0.5, 0.2, 0.3), {"name": "other", "run_type": "iteration", "real_time": 1.0}]}
+        doc = {
+            "benchmarks": [
+                entry("iteration", None, 9.0, 1.0, 2.0),
+                entry("aggregate", "mean", 5.0, 3.0, 4.0),
+                entry("aggregate", "median", 0.5, 0.2, 0.3),
+                {"name": "other", "run_type": "iteration", "real_time": 1.0},
+            ]
+        }
         rows = steps.step_rows(doc)
         self.assertEqual(len(rows), 1)
         name, total, label, st = rows[0]

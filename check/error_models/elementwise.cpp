@@ -22,22 +22,24 @@ double act_magnitude(Act a, double x) {
   const double ax = std::abs(x);
   switch (a) {
     case Act::None:
-    case Act::Relu: return 0;  // copies: exact
-    case Act::Sigmoid: return 8 * sigmoid_of(x);
-    case Act::Tanh: return 8 * std::abs(std::tanh(x));
-    case Act::Silu: return 10 * ax * sigmoid_of(x);
+    case Act::Relu:
+      return 0;  // copies: exact
+    case Act::Sigmoid:
+      return 8 * sigmoid_of(x);
+    case Act::Tanh:
+      return 8 * std::abs(std::tanh(x));
+    case Act::Silu:
+      return 10 * ax * sigmoid_of(x);
     case Act::GeluTanh: {
       const double inner = kGeluK * (x + kGeluC * x * x * x), t = std::tanh(inner);
       // tanh's own error (5 ulp of |t|) and the rounding of 1 + t, both scaled by 0.5|x|; the argument's
       // four roundings scaled by d tanh / d inner = 1 - t^2; the final products.
-      return 0.5 * ax * (6 * (1 + std::abs(t)) + 4 * (1 - t * t) * kGeluK * (ax + kGeluC * ax * ax * ax)) +
-             3 * std::abs(act_forward(a, x));
+      return 0.5 * ax * (6 * (1 + std::abs(t)) + 4 * (1 - t * t) * kGeluK * (ax + kGeluC * ax * ax * ax)) + 3 * std::abs(act_forward(a, x));
     }
     case Act::GeluErf: {
       const double z = x / std::sqrt(2.0), e = std::erf(z);
       // erf's 16 ulp and 1 + erf's rounding, scaled by 0.5|x|; the rounding of x / sqrt 2 through erf'.
-      return 0.5 * ax * (17 * (1 + std::abs(e)) + 2 * std::abs(z) * 1.1283791670955126 * std::exp(-z * z)) +
-             3 * std::abs(act_forward(a, x));
+      return 0.5 * ax * (17 * (1 + std::abs(e)) + 2 * std::abs(z) * 1.1283791670955126 * std::exp(-z * z)) + 3 * std::abs(act_forward(a, x));
     }
   }
   return 0;
@@ -48,7 +50,8 @@ double slope_magnitude(Act a, double x) {
   const double ax = std::abs(x);
   switch (a) {
     case Act::None:
-    case Act::Relu: return 0;
+    case Act::Relu:
+      return 0;
     case Act::Sigmoid: {
       const double s = sigmoid_of(x);
       return 10 * (s + s * s);
@@ -64,8 +67,7 @@ double slope_magnitude(Act a, double x) {
     case Act::GeluTanh: {
       const double inner = kGeluK * (x + kGeluC * x * x * x), t = std::tanh(inner);
       const double dinner = kGeluK * (1 + 3 * kGeluC * x * x);
-      return 8 * (0.5 * (1 + std::abs(t)) + 0.5 * ax * (1 + t * t) * dinner) +
-             4 * (1 - t * t) * std::abs(inner) * (1 + ax * dinner);
+      return 8 * (0.5 * (1 + std::abs(t)) + 0.5 * ax * (1 + t * t) * dinner) + 4 * (1 - t * t) * std::abs(inner) * (1 + ax * dinner);
     }
     case Act::GeluErf: {
       const double z = x / std::sqrt(2.0), phi = 0.3989422804014327 * std::exp(-0.5 * x * x);
@@ -92,8 +94,8 @@ std::vector<ErrorModel> act_bwd_model(const Problem& p, const std::vector<Tensor
     // act' underflowing in float (sigmoid(-104) is below the smallest subnormal) errs by up to FLT_MIN
     // times the factors of its formula (up to |x|), which d_y then scales.
     const bool smooth = a != Act::None && a != Act::Relu;
-    m.mag[i] = std::abs(in[1][i]) * (slope_magnitude(a, in[0][i]) +
-                                     (smooth && std::isfinite(in[0][i]) ? kUnderflowUnits * (1 + std::abs(in[0][i])) : 0.0));
+    m.mag[i] =
+        std::abs(in[1][i]) * (slope_magnitude(a, in[0][i]) + (smooth && std::isfinite(in[0][i]) ? kUnderflowUnits * (1 + std::abs(in[0][i])) : 0.0));
     if (inf_times_vanishing_slope(a, in[1][i], in[0][i])) m.peak[i] = INFINITY;
   }
   return moved(m);
@@ -105,9 +107,7 @@ void add_elementwise(std::map<std::string, ErrorModelFn>& m) {
   m["act"] = act_model;
   m["act_bwd"] = act_bwd_model;
   // One rounding each: gamma(1) * (|a| + |b|) or |a * b|; exact on integers.
-  m["add"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool ints) {
-    return linear(p, in, {1}, ints);
-  };
+  m["add"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool ints) { return linear(p, in, {1}, ints); };
   m["mul"] = m["add"];
   m["bias_add"] = m["add"];
   // d_x is a copy (exact); d_bias sums m rows.

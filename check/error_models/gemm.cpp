@@ -38,8 +38,7 @@ Pre pre_activation(const Problem& p, const std::vector<TensorD>& in) {
   std::vector<TensorD> finite_abs{abs_in[0], abs_in[1], TensorD(in[2].shape)};
   for (int t = 0; t < 2; ++t)
     for (auto& v : finite_abs[t].data) v = std::isfinite(v) ? v : 0.0;
-  Pre r{run_reference(linear_p, {in[0], in[1], in[2]})[0], run_reference(linear_p, abs_in)[0],
-        run_reference(linear_p, finite_abs)[0]};
+  Pre r{run_reference(linear_p, {in[0], in[1], in[2]})[0], run_reference(linear_p, abs_in)[0], run_reference(linear_p, finite_abs)[0]};
   for (auto& v : r.dpre.data) v *= static_cast<double>(p.i("k") + 1);
   return r;
 }

@@ -142,14 +142,13 @@ std::vector<ErrorModel> backward_model(const Problem& p, const std::vector<Tenso
       if (!finite) continue;
       if (g.rms) {  // r gamma d_y - x r^3 dot / n
         const double r3 = s.r * s.r * s.r;
-        out[0].mag[k] = std::abs(s.r * gg) * (s.rel_r + 2) +
-                        std::abs(x) * r3 / L * (std::abs(sum_gx) * (3 * s.rel_r + 3) + (L + 2) * abs_gx);
+        out[0].mag[k] = std::abs(s.r * gg) * (s.rel_r + 2) + std::abs(x) * r3 / L * (std::abs(sum_gx) * (3 * s.rel_r + 3) + (L + 2) * abs_gx);
       } else {  // r (gg - mean(gg) - xhat mean(gg xhat))
         const double mean_gx = sum_gx / L;
-        out[0].mag[k] = s.r * (std::abs(gg) + (L + 2) * abs_g / L + dxhat(s, x) * std::abs(mean_gx) +
-                               std::abs(xhat) * ((L + 2) * abs_gx / L + abs_g_dxhat / L) +
-                               2 * (std::abs(gg) + std::abs(sum_g / L) + std::abs(xhat * mean_gx))) +
-                        std::abs(ref[0][k]) * (s.rel_r + 1);
+        out[0].mag[k] =
+            s.r * (std::abs(gg) + (L + 2) * abs_g / L + dxhat(s, x) * std::abs(mean_gx) + std::abs(xhat) * ((L + 2) * abs_gx / L + abs_g_dxhat / L) +
+                   2 * (std::abs(gg) + std::abs(sum_g / L) + std::abs(xhat * mean_gx))) +
+            std::abs(ref[0][k]) * (s.rel_r + 1);
       }
       // Underflowing products (gg, xhat, x r) scaled by what multiplies them afterwards.
       out[0].mag[k] += kUnderflow * s.r * (1 + std::abs(in[1][c]) + std::abs(in[2][k]) + L * (abs_g + abs_gx) / L);

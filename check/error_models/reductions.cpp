@@ -13,9 +13,7 @@ void add_reductions(std::map<std::string, ErrorModelFn>& m) {
   m["mean"] = [terms](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
     return linear(p, in, {terms(p)}, false, 3);
   };
-  m["transpose"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
-    return linear(p, in, {0}, true);
-  };
+  m["transpose"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) { return linear(p, in, {0}, true); };
 }
 
 }  // namespace plumbline::models

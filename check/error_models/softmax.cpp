@@ -111,8 +111,7 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
       for (int64_t j = 0; j < n; ++j) {
         const int64_t k = i * n + j;
         const double ey = std::exp(in[0][k]);
-        e.mag[k] = std::abs(in[1][k]) + ey * (5 * std::abs(total) + n * abs_total) + kUnderflow * abs_total +
-                   2 * std::abs(ref[0][k]);
+        e.mag[k] = std::abs(in[1][k]) + ey * (5 * std::abs(total) + n * abs_total) + kUnderflow * abs_total + 2 * std::abs(ref[0][k]);
         e.peak[k] = std::max(e.mag[k], abs_total);
       }
     });
@@ -148,8 +147,8 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
       for (int64_t j = 0; j < c; ++j) weights += soft ? std::abs(in[1][i * c + j]) : (static_cast<int64_t>(in[1][i]) == j ? 1.0 : 0.0);
       for (int64_t j = 0; j < c; ++j) {
         const double t = soft ? in[1][i * c + j] : (static_cast<int64_t>(in[1][i]) == j ? 1.0 : 0.0);
-        e.mag[i * c + j] = scale * (weights * (softmax_mag(r, j) + kUnderflow) + r.y[j] * (c + 2) * weights + std::abs(t)) +
-                           3 * std::abs(ref[0][i * c + j]);
+        e.mag[i * c + j] =
+            scale * (weights * (softmax_mag(r, j) + kUnderflow) + r.y[j] * (c + 2) * weights + std::abs(t)) + 3 * std::abs(ref[0][i * c + j]);
       }
     });
     return moved(e);

@@ -45,8 +45,7 @@ rc::Gen<std::string> choice(const std::vector<std::string>& values);
 // Halves the largest of the named attributes until the problem's FLOPs fit the budget or every
 // named attribute is at its floor. `floors` gives the smallest value each may take.
 using Attrs = std::map<std::string, AttrValue>;
-Problem fit_budget(const std::string& op, Attrs attrs, const std::vector<std::pair<std::string, int64_t>>& shrinkable,
-                   double budget);
+Problem fit_budget(const std::string& op, Attrs attrs, const std::vector<std::pair<std::string, int64_t>>& shrinkable, double budget);
 
 using GenFactory = std::function<rc::Gen<Problem>(const GenContext& ctx)>;
 void add_gemm_gens(std::map<std::string, GenFactory>& g);

@@ -24,14 +24,12 @@ rc::Gen<Problem> conv_gen(const GenContext& ctx) {
     // The input must hold at least one dilated window.
     const int64_t h = std::max<int64_t>({*dim(ctx, 65), dh * (r - 1) + 1 - 2 * ph, 1});
     const int64_t w = std::max<int64_t>({*dim(ctx, 65), dw * (s - 1) + 1 - 2 * pw, 1});
-    Attrs a{{"n", *small(1, 3)}, {"c", g * cg}, {"h", h}, {"w", w}, {"k", g * kg}, {"r", r}, {"s", s},
-            {"sh", *small(1, 3)}, {"sw", *small(1, 3)}, {"ph", ph}, {"pw", pw}, {"dh", dh}, {"dw", dw},
-            {"g", g}, {"bias", *small(0, 1)}};
+    Attrs a{{"n", *small(1, 3)},   {"c", g * cg},        {"h", h},   {"w", w},   {"k", g * kg}, {"r", r},   {"s", s},
+            {"sh", *small(1, 3)},  {"sw", *small(1, 3)}, {"ph", ph}, {"pw", pw}, {"dh", dh},    {"dw", dw}, {"g", g},
+            {"bias", *small(0, 1)}};
     // Shrinking h and w toward the smallest valid input keeps the problem valid.
     return fit_budget("conv2d", a,
-                      {{"h", std::max<int64_t>(dh * (r - 1) + 1 - 2 * ph, 1)},
-                       {"w", std::max<int64_t>(dw * (s - 1) + 1 - 2 * pw, 1)},
-                       {"n", 1}},
+                      {{"h", std::max<int64_t>(dh * (r - 1) + 1 - 2 * ph, 1)}, {"w", std::max<int64_t>(dw * (s - 1) + 1 - 2 * pw, 1)}, {"n", 1}},
                       ctx.budget);
   });
 }

@@ -19,9 +19,7 @@ GenFactory flat_gen(const std::string& op) {
 }
 
 rc::Gen<Problem> bias_add_gen(const GenContext& ctx) {
-  return rc::gen::exec([ctx] {
-    return fit_budget("bias_add", {{"m", *dim(ctx, 129)}, {"n", *dim(ctx, 1025)}}, {{"m", 1}, {"n", 1}}, ctx.budget);
-  });
+  return rc::gen::exec([ctx] { return fit_budget("bias_add", {{"m", *dim(ctx, 129)}, {"n", *dim(ctx, 1025)}}, {{"m", 1}, {"n", 1}}, ctx.budget); });
 }
 
 }  // namespace

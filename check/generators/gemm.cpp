@@ -19,9 +19,8 @@ rc::Gen<bool> across_gen() { return pick<bool>({false, false, false, true}); }
 rc::Gen<Problem> matmul_gen(const GenContext& ctx) {
   return rc::gen::exec([ctx] {
     const bool across = *across_gen();
-    Attrs a{{"batch", *batch_gen()},
-            {"m", *side_gen(ctx, across)}, {"k", *side_gen(ctx, across)}, {"n", *side_gen(ctx, across)},
-            {"ta", *small(0, 1)}, {"tb", *small(0, 1)}};
+    Attrs a{{"batch", *batch_gen()},       {"m", *side_gen(ctx, across)}, {"k", *side_gen(ctx, across)},
+            {"n", *side_gen(ctx, across)}, {"ta", *small(0, 1)},          {"tb", *small(0, 1)}};
     return fit_budget("matmul", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, ctx.budget);
   });
 }
@@ -30,7 +29,10 @@ rc::Gen<Problem> gemm_bias_act_gen(const GenContext& ctx) {
   return rc::gen::exec([ctx] {
     const int64_t batch = *batch_gen();
     const bool across = *across_gen();
-    Attrs a{{"batch", batch}, {"m", *side_gen(ctx, across)}, {"k", *side_gen(ctx, across)}, {"n", *side_gen(ctx, across)},
+    Attrs a{{"batch", batch},
+            {"m", *side_gen(ctx, across)},
+            {"k", *side_gen(ctx, across)},
+            {"n", *side_gen(ctx, across)},
             {"act", *choice(activation_kinds())},
             {"bshared", batch > 0 ? *small(0, 1) : int64_t{0}}};
     return fit_budget("gemm_bias_act", a, {{"m", 1}, {"n", 1}, {"k", 1}, {"batch", 1}}, ctx.budget);

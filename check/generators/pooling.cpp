@@ -15,8 +15,8 @@ rc::Gen<Problem> pool_gen(const std::string& op, const GenContext& ctx) {
     const bool across = *pick<bool>({false, false, false, true});
     const auto side = [&] { return across ? *tile_dim(ctx, 65) : *dim(ctx, 65); };
     const int64_t h = std::max(side(), kh - 2 * ph), w = std::max(side(), kw - 2 * pw);
-    Attrs a{{"n", *small(1, 3)}, {"c", *small(1, 5)}, {"h", h}, {"w", w}, {"kh", kh}, {"kw", kw},
-            {"sh", *stride}, {"sw", *stride}, {"ph", ph}, {"pw", pw}};
+    Attrs a{{"n", *small(1, 3)}, {"c", *small(1, 5)}, {"h", h},        {"w", w},   {"kh", kh},
+            {"kw", kw},          {"sh", *stride},     {"sw", *stride}, {"ph", ph}, {"pw", pw}};
     if (op == "avg_pool2d") a["cip"] = *pick<int64_t>({1, 0});  // shrinks to the default, 1
     return fit_budget(op, a, {{"h", std::max<int64_t>(kh - 2 * ph, 1)}, {"w", std::max<int64_t>(kw - 2 * pw, 1)}, {"c", 1}}, ctx.budget);
   });

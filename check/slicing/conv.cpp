@@ -15,8 +15,7 @@ namespace {
 
 struct Dims {
   int64_t n, c, h, w, k, r, s, g, p, q, cg, kg;
-  explicit Dims(const Problem& pr)
-      : n(pr.i("n")), c(pr.i("c")), h(pr.i("h")), w(pr.i("w")), k(pr.i("k")), r(pr.i("r")), s(pr.i("s")), g(pr.i("g")) {
+  explicit Dims(const Problem& pr) : n(pr.i("n")), c(pr.i("c")), h(pr.i("h")), w(pr.i("w")), k(pr.i("k")), r(pr.i("r")), s(pr.i("s")), g(pr.i("g")) {
     const Shape y = signature_of(pr.as("conv2d")).outputs[0].shape;
     p = y[2], q = y[3], cg = c / g, kg = k / g;
   }

@@ -20,8 +20,8 @@ int64_t out_size(const Problem& pr, const char* axis, int64_t in, int64_t pad, i
 }
 
 ConvDims conv_dims(const Problem& p) {
-  ConvDims d{p.i("n"), p.i("c"), p.i("h"), p.i("w"), p.i("k"), p.i("r"), p.i("s"), p.i("sh"),
-             p.i("sw"), p.i("ph"), p.i("pw"), p.i("dh"), p.i("dw"), p.i("g"), 0, 0};
+  ConvDims d{p.i("n"),  p.i("c"),  p.i("h"),  p.i("w"),  p.i("k"),  p.i("r"), p.i("s"), p.i("sh"),
+             p.i("sw"), p.i("ph"), p.i("pw"), p.i("dh"), p.i("dw"), p.i("g"), 0,        0};
   require_flag(p, "bias");
   require(d.c % d.g == 0, p, "channels c=" + std::to_string(d.c) + " not divisible by groups g=" + std::to_string(d.g));
   require(d.k % d.g == 0, p, "filters k=" + std::to_string(d.k) + " not divisible by groups g=" + std::to_string(d.g));
@@ -86,12 +86,11 @@ std::vector<AttrSpec> conv_attrs() {
 }  // namespace
 
 void add_conv_ops(std::vector<OpSpec>& ops) {
-  ops.push_back({"conv2d", "conv", "y = conv2d(x, w) (+ bias): cross-correlation with stride, padding, dilation, groups",
-                 "", with_dtype(conv_attrs()), conv2d_signature});
-  ops.push_back({"conv2d_bwd_data", "conv", "d_x of conv2d given w and d_y", "conv2d", with_dtype(conv_attrs()),
-                 conv2d_bwd_data_signature});
-  ops.push_back({"conv2d_bwd_weight", "conv", "d_w (and d_bias) of conv2d given x and d_y", "conv2d", with_dtype(conv_attrs()),
-                 conv2d_bwd_weight_signature});
+  ops.push_back({"conv2d", "conv", "y = conv2d(x, w) (+ bias): cross-correlation with stride, padding, dilation, groups", "",
+                 with_dtype(conv_attrs()), conv2d_signature});
+  ops.push_back({"conv2d_bwd_data", "conv", "d_x of conv2d given w and d_y", "conv2d", with_dtype(conv_attrs()), conv2d_bwd_data_signature});
+  ops.push_back(
+      {"conv2d_bwd_weight", "conv", "d_w (and d_bias) of conv2d given x and d_y", "conv2d", with_dtype(conv_attrs()), conv2d_bwd_weight_signature});
 }
 
 }  // namespace plumbline

@@ -61,14 +61,13 @@ Signature bias_add_bwd_signature(const Problem& p) {
 }  // namespace
 
 void add_elementwise_ops(std::vector<OpSpec>& ops) {
-  ops.push_back({"act", "elementwise", "y = act(x), act in {none, relu, gelu_tanh, gelu_erf, silu, sigmoid, tanh}", "",
-                 act_attrs(), act_signature});
+  ops.push_back({"act", "elementwise", "y = act(x), act in {none, relu, gelu_tanh, gelu_erf, silu, sigmoid, tanh}", "", act_attrs(), act_signature});
   ops.push_back({"act_bwd", "elementwise", "d_x = d_y * act'(x); relu'(0) = 0", "act", act_attrs(), act_bwd_signature});
   ops.push_back({"add", "elementwise", "y = a + b", "", {int_attr("n", 1, 1, "elements"), dtype_attr()}, binary_signature});
   ops.push_back({"mul", "elementwise", "y = a * b", "", {int_attr("n", 1, 1, "elements"), dtype_attr()}, binary_signature});
   ops.push_back({"bias_add", "elementwise", "y[m,n] = x[m,n] + bias[n]", "", with_dtype(bias_attrs()), bias_add_signature});
-  ops.push_back({"bias_add_bwd", "elementwise", "d_x = d_y; d_bias = column sums of d_y", "bias_add", with_dtype(bias_attrs()),
-                 bias_add_bwd_signature});
+  ops.push_back(
+      {"bias_add_bwd", "elementwise", "d_x = d_y; d_bias = column sums of d_y", "bias_add", with_dtype(bias_attrs()), bias_add_bwd_signature});
 }
 
 }  // namespace plumbline

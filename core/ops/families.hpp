@@ -16,15 +16,11 @@ void add_pooling_ops(std::vector<OpSpec>& ops);
 void add_reduction_ops(std::vector<OpSpec>& ops);
 
 // Attribute builders shared by the family files.
-inline AttrSpec int_attr(const char* name, int64_t def, int64_t min, const char* doc) {
-  return AttrSpec{name, AttrKind::Int, def, min, {}, doc};
-}
+inline AttrSpec int_attr(const char* name, int64_t def, int64_t min, const char* doc) { return AttrSpec{name, AttrKind::Int, def, min, {}, doc}; }
 inline AttrSpec flag_attr(const char* name, int64_t def, const char* doc) {
   return AttrSpec{name, AttrKind::Int, def, 0, {}, doc};  // 0 or 1, checked by require()
 }
-inline AttrSpec float_attr(const char* name, double def, const char* doc) {
-  return AttrSpec{name, AttrKind::Float, def, 0, {}, doc};
-}
+inline AttrSpec float_attr(const char* name, double def, const char* doc) { return AttrSpec{name, AttrKind::Float, def, 0, {}, doc}; }
 inline AttrSpec enum_attr(const char* name, const char* def, std::vector<std::string> choices, const char* doc) {
   return AttrSpec{name, AttrKind::Enum, std::string(def), 0, std::move(choices), doc};
 }

@@ -13,26 +13,21 @@ double activation_flops(const std::string& kind) {
 
 namespace {
 
-Shape batched(int64_t batch, int64_t rows, int64_t cols) {
-  return batch > 0 ? Shape{batch, rows, cols} : Shape{rows, cols};
-}
+Shape batched(int64_t batch, int64_t rows, int64_t cols) { return batch > 0 ? Shape{batch, rows, cols} : Shape{rows, cols}; }
 
 Signature matmul_signature(const Problem& p) {
   require_flag(p, "ta");
   require_flag(p, "tb");
   const int64_t b = p.i("batch"), m = p.i("m"), k = p.i("k"), n = p.i("n");
   Signature s;
-  s.inputs = {{"a", p.i("ta") ? batched(b, k, m) : batched(b, m, k)},
-              {"b", p.i("tb") ? batched(b, n, k) : batched(b, k, n)}};
+  s.inputs = {{"a", p.i("ta") ? batched(b, k, m) : batched(b, m, k)}, {"b", p.i("tb") ? batched(b, n, k) : batched(b, k, n)}};
   s.outputs = {{"y", batched(b, m, n)}};
   s.flops = 2.0 * std::max<int64_t>(b, 1) * m * n * k;
   return s;
 }
 
 // B is [K,N] when there is no batch or when it is shared across the batch, else [batch,K,N].
-Shape gemm_b_shape(const Problem& p) {
-  return p.i("bshared") ? Shape{p.i("k"), p.i("n")} : batched(p.i("batch"), p.i("k"), p.i("n"));
-}
+Shape gemm_b_shape(const Problem& p) { return p.i("bshared") ? Shape{p.i("k"), p.i("n")} : batched(p.i("batch"), p.i("k"), p.i("n")); }
 
 Signature gemm_bias_act_signature(const Problem& p) {
   require_flag(p, "bshared");
@@ -56,9 +51,8 @@ Signature gemm_bias_act_bwd_signature(const Problem& p) {
 }
 
 std::vector<AttrSpec> gemm_attrs(bool with_trans) {
-  std::vector<AttrSpec> a{int_attr("batch", 0, 0, "batch count; 0 means no batch dimension"),
-                          int_attr("m", 1, 1, "rows of A and Y"), int_attr("k", 1, 1, "reduction length"),
-                          int_attr("n", 1, 1, "columns of B and Y")};
+  std::vector<AttrSpec> a{int_attr("batch", 0, 0, "batch count; 0 means no batch dimension"), int_attr("m", 1, 1, "rows of A and Y"),
+                          int_attr("k", 1, 1, "reduction length"), int_attr("n", 1, 1, "columns of B and Y")};
   if (with_trans) {
     a.push_back(flag_attr("ta", 0, "1: A is stored transposed ([K,M])"));
     a.push_back(flag_attr("tb", 0, "1: B is stored transposed ([N,K])"));
@@ -72,12 +66,11 @@ std::vector<AttrSpec> gemm_attrs(bool with_trans) {
 }  // namespace
 
 void add_gemm_ops(std::vector<OpSpec>& ops) {
-  ops.push_back({"matmul", "gemm", "Y = op(A) @ op(B), op = optional transpose; optional batch", "",
-                 with_dtype(gemm_attrs(true)), matmul_signature});
-  ops.push_back({"gemm_bias_act", "gemm", "Y = act(A @ B + bias[N]); B shared or batched", "", with_dtype(gemm_attrs(false)),
-                 gemm_bias_act_signature});
-  ops.push_back({"gemm_bias_act_bwd", "gemm", "d_a, d_b, d_bias of gemm_bias_act given d_y", "gemm_bias_act",
-                 with_dtype(gemm_attrs(false)), gemm_bias_act_bwd_signature});
+  ops.push_back({"matmul", "gemm", "Y = op(A) @ op(B), op = optional transpose; optional batch", "", with_dtype(gemm_attrs(true)), matmul_signature});
+  ops.push_back(
+      {"gemm_bias_act", "gemm", "Y = act(A @ B + bias[N]); B shared or batched", "", with_dtype(gemm_attrs(false)), gemm_bias_act_signature});
+  ops.push_back({"gemm_bias_act_bwd", "gemm", "d_a, d_b, d_bias of gemm_bias_act given d_y", "gemm_bias_act", with_dtype(gemm_attrs(false)),
+                 gemm_bias_act_bwd_signature});
 }
 
 }  // namespace plumbline

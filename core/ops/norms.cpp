@@ -40,9 +40,13 @@ Signature layer_norm_signature(const Problem& p) { return rows_norm_signature(p,
 Signature rms_norm_signature(const Problem& p) { return rows_norm_signature(p, false); }
 
 std::vector<AttrSpec> group_norm_attrs() {
-  return {int_attr("n", 1, 1, "batch"), int_attr("c", 1, 1, "channels"), int_attr("h", 1, 1, "height"),
-          int_attr("w", 1, 1, "width"), int_attr("g", 1, 1, "groups; c % g must be 0"),
-          float_attr("eps", 1e-5, "added to the biased variance under the square root"), dtype_attr()};
+  return {int_attr("n", 1, 1, "batch"),
+          int_attr("c", 1, 1, "channels"),
+          int_attr("h", 1, 1, "height"),
+          int_attr("w", 1, 1, "width"),
+          int_attr("g", 1, 1, "groups; c % g must be 0"),
+          float_attr("eps", 1e-5, "added to the biased variance under the square root"),
+          dtype_attr()};
 }
 
 std::vector<AttrSpec> rows_attrs() {
@@ -53,16 +57,14 @@ std::vector<AttrSpec> rows_attrs() {
 }  // namespace
 
 void add_norm_ops(std::vector<OpSpec>& ops) {
-  ops.push_back({"group_norm", "norms", "y = (x - mean) / sqrt(var + eps) * gamma[c] + beta[c] over (n, group)", "",
-                 group_norm_attrs(), group_norm_signature});
+  ops.push_back(
+      {"group_norm", "norms", "y = (x - mean) / sqrt(var + eps) * gamma[c] + beta[c] over (n, group)", "", group_norm_attrs(), group_norm_signature});
   ops.push_back({"group_norm_bwd", "norms", "d_x, d_gamma, d_beta of group_norm", "group_norm", group_norm_attrs(),
                  [](const Problem& p) { return norm_bwd(group_norm_signature(p)); }});
-  ops.push_back({"layer_norm", "norms", "y = (x - mean) / sqrt(var + eps) * gamma + beta over each row", "",
-                 rows_attrs(), layer_norm_signature});
+  ops.push_back({"layer_norm", "norms", "y = (x - mean) / sqrt(var + eps) * gamma + beta over each row", "", rows_attrs(), layer_norm_signature});
   ops.push_back({"layer_norm_bwd", "norms", "d_x, d_gamma, d_beta of layer_norm", "layer_norm", rows_attrs(),
                  [](const Problem& p) { return norm_bwd(layer_norm_signature(p)); }});
-  ops.push_back({"rms_norm", "norms", "y = x / sqrt(mean(x^2) + eps) * gamma over each row", "", rows_attrs(),
-                 rms_norm_signature});
+  ops.push_back({"rms_norm", "norms", "y = x / sqrt(mean(x^2) + eps) * gamma over each row", "", rows_attrs(), rms_norm_signature});
   ops.push_back({"rms_norm_bwd", "norms", "d_x, d_gamma of rms_norm", "rms_norm", rows_attrs(),
                  [](const Problem& p) { return norm_bwd(rms_norm_signature(p)); }});
 }

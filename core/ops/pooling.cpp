@@ -6,10 +6,14 @@ namespace plumbline {
 namespace {
 
 std::vector<AttrSpec> pool_attrs(bool avg) {
-  std::vector<AttrSpec> a{int_attr("n", 1, 1, "batch"),          int_attr("c", 1, 1, "channels"),
-                          int_attr("h", 2, 1, "input height"),   int_attr("w", 2, 1, "input width"),
-                          int_attr("kh", 2, 1, "window height"), int_attr("kw", 2, 1, "window width"),
-                          int_attr("sh", 2, 1, "stride along height"), int_attr("sw", 2, 1, "stride along width"),
+  std::vector<AttrSpec> a{int_attr("n", 1, 1, "batch"),
+                          int_attr("c", 1, 1, "channels"),
+                          int_attr("h", 2, 1, "input height"),
+                          int_attr("w", 2, 1, "input width"),
+                          int_attr("kh", 2, 1, "window height"),
+                          int_attr("kw", 2, 1, "window width"),
+                          int_attr("sh", 2, 1, "stride along height"),
+                          int_attr("sw", 2, 1, "stride along width"),
                           int_attr("ph", 0, 0, "padding on top and bottom (at most kh/2)"),
                           int_attr("pw", 0, 0, "padding on left and right (at most kw/2)")};
   if (avg) a.push_back(flag_attr("cip", 1, "count_include_pad: 1 divides by kh*kw, 0 by the window's input cells"));
@@ -67,8 +71,7 @@ Signature avg_pool_bwd_signature(const Problem& p) {
 }
 
 std::vector<AttrSpec> gap_attrs() {
-  return {int_attr("n", 1, 1, "batch"), int_attr("c", 1, 1, "channels"), int_attr("h", 1, 1, "height"),
-          int_attr("w", 1, 1, "width")};
+  return {int_attr("n", 1, 1, "batch"), int_attr("c", 1, 1, "channels"), int_attr("h", 1, 1, "height"), int_attr("w", 1, 1, "width")};
 }
 
 Signature gap_signature(const Problem& p) {
@@ -92,17 +95,15 @@ Signature gap_bwd_signature(const Problem& p) {
 }  // namespace
 
 void add_pooling_ops(std::vector<OpSpec>& ops) {
-  ops.push_back({"max_pool2d", "pooling", "y = max over each window (padding never wins)", "", with_dtype(pool_attrs(false)),
-                 max_pool_signature});
-  ops.push_back({"max_pool2d_bwd", "pooling", "d_x: each d_y to the first maximum of its window in scan order",
-                 "max_pool2d", with_dtype(pool_attrs(false)), max_pool_bwd_signature});
-  ops.push_back({"avg_pool2d", "pooling", "y = mean over each window (count_include_pad attribute)", "",
-                 with_dtype(pool_attrs(true)), avg_pool_signature});
-  ops.push_back({"avg_pool2d_bwd", "pooling", "d_x: each d_y spread evenly over its window", "avg_pool2d",
-                 with_dtype(pool_attrs(true)), avg_pool_bwd_signature});
+  ops.push_back({"max_pool2d", "pooling", "y = max over each window (padding never wins)", "", with_dtype(pool_attrs(false)), max_pool_signature});
+  ops.push_back({"max_pool2d_bwd", "pooling", "d_x: each d_y to the first maximum of its window in scan order", "max_pool2d",
+                 with_dtype(pool_attrs(false)), max_pool_bwd_signature});
+  ops.push_back(
+      {"avg_pool2d", "pooling", "y = mean over each window (count_include_pad attribute)", "", with_dtype(pool_attrs(true)), avg_pool_signature});
+  ops.push_back({"avg_pool2d_bwd", "pooling", "d_x: each d_y spread evenly over its window", "avg_pool2d", with_dtype(pool_attrs(true)),
+                 avg_pool_bwd_signature});
   ops.push_back({"global_avg_pool", "pooling", "y[n,c] = mean of x[n,c,:,:]", "", with_dtype(gap_attrs()), gap_signature});
-  ops.push_back({"global_avg_pool_bwd", "pooling", "d_x[n,c,h,w] = d_y[n,c] / (h*w)", "global_avg_pool", with_dtype(gap_attrs()),
-                 gap_bwd_signature});
+  ops.push_back({"global_avg_pool_bwd", "pooling", "d_x[n,c,h,w] = d_y[n,c] / (h*w)", "global_avg_pool", with_dtype(gap_attrs()), gap_bwd_signature});
 }
 
 }  // namespace plumbline

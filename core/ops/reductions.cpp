@@ -33,8 +33,12 @@ Signature transpose_signature(const Problem& p) {
 void add_reduction_ops(std::vector<OpSpec>& ops) {
   ops.push_back({"sum", "reductions", "y = sum of x (all, or each row)", "", with_dtype(reduce_attrs()), reduce_signature});
   ops.push_back({"mean", "reductions", "y = mean of x (all, or each row)", "", with_dtype(reduce_attrs()), reduce_signature});
-  ops.push_back({"transpose", "reductions", "y[j,i] = x[i,j]", "",
-                 {int_attr("m", 1, 1, "rows of x"), int_attr("n", 1, 1, "columns of x"), dtype_attr()}, transpose_signature});
+  ops.push_back({"transpose",
+                 "reductions",
+                 "y[j,i] = x[i,j]",
+                 "",
+                 {int_attr("m", 1, 1, "rows of x"), int_attr("n", 1, 1, "columns of x"), dtype_attr()},
+                 transpose_signature});
 }
 
 }  // namespace plumbline

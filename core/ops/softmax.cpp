@@ -5,9 +5,7 @@ namespace plumbline {
 
 namespace {
 
-std::vector<AttrSpec> rows_attrs() {
-  return {int_attr("m", 1, 1, "rows"), int_attr("n", 1, 1, "row length (softmax dim)"), dtype_attr()};
-}
+std::vector<AttrSpec> rows_attrs() { return {int_attr("m", 1, 1, "rows"), int_attr("n", 1, 1, "row length (softmax dim)"), dtype_attr()}; }
 
 Signature softmax_signature(const Problem& p) {
   const int64_t m = p.i("m"), n = p.i("n");
@@ -61,17 +59,13 @@ Signature ce_bwd_signature(const Problem& p) {
 }  // namespace
 
 void add_softmax_ops(std::vector<OpSpec>& ops) {
-  ops.push_back({"softmax", "softmax", "y = exp(x - max) / sum(exp(x - max)) over each row", "", rows_attrs(),
-                 softmax_signature});
-  ops.push_back({"softmax_bwd", "softmax", "d_x = y * (d_y - sum(d_y * y)) over each row", "softmax", rows_attrs(),
-                 softmax_bwd_signature});
+  ops.push_back({"softmax", "softmax", "y = exp(x - max) / sum(exp(x - max)) over each row", "", rows_attrs(), softmax_signature});
+  ops.push_back({"softmax_bwd", "softmax", "d_x = y * (d_y - sum(d_y * y)) over each row", "softmax", rows_attrs(), softmax_bwd_signature});
   ops.push_back({"log_softmax", "softmax", "y = x - logsumexp(x) over each row", "", rows_attrs(), softmax_signature});
-  ops.push_back({"log_softmax_bwd", "softmax", "d_x = d_y - exp(y) * sum(d_y) over each row", "log_softmax",
-                 rows_attrs(), softmax_bwd_signature});
-  ops.push_back({"cross_entropy", "softmax", "loss = mean over rows of -sum(target * log_softmax(logits))", "",
-                 ce_attrs(), ce_signature});
-  ops.push_back({"cross_entropy_bwd", "softmax", "d_logits of cross_entropy (target is not differentiated)",
-                 "cross_entropy", ce_attrs(), ce_bwd_signature});
+  ops.push_back({"log_softmax_bwd", "softmax", "d_x = d_y - exp(y) * sum(d_y) over each row", "log_softmax", rows_attrs(), softmax_bwd_signature});
+  ops.push_back({"cross_entropy", "softmax", "loss = mean over rows of -sum(target * log_softmax(logits))", "", ce_attrs(), ce_signature});
+  ops.push_back(
+      {"cross_entropy_bwd", "softmax", "d_logits of cross_entropy (target is not differentiated)", "cross_entropy", ce_attrs(), ce_bwd_signature});
 }
 
 }  // namespace plumbline

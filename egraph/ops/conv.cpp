@@ -8,8 +8,7 @@ static Binding bind_forward(const std::vector<Shape>& in, const Attrs&) {
   need_rank("conv2d", in, 0, {4});
   need_rank("conv2d", in, 1, {4});
   const Shape &x = in[0], &w = in[1];
-  return {{"n", x[0]}, {"c", x[1]}, {"h", x[2]}, {"w", x[3]}, {"k", w[0]}, {"r", w[2]}, {"s", w[3]},
-          {"bias", int64_t{in.size() == 3}}};
+  return {{"n", x[0]}, {"c", x[1]}, {"h", x[2]}, {"w", x[3]}, {"k", w[0]}, {"r", w[2]}, {"s", w[3]}, {"bias", int64_t{in.size() == 3}}};
 }
 
 static Binding bind_bwd_data(const std::vector<Shape>& in, const Attrs& a) {
@@ -39,8 +38,7 @@ void add_conv_graph_ops(std::vector<GraphOp>& ops) {
     return grads;
   };
   ops.push_back(fwd);
-  ops.push_back(registry_graph_op("conv2d_bwd_data", "conv2d_bwd_data", "d_x", 2, 2, {"n", "c", "k", "r", "s", "bias"},
-                                  bind_bwd_data));
+  ops.push_back(registry_graph_op("conv2d_bwd_data", "conv2d_bwd_data", "d_x", 2, 2, {"n", "c", "k", "r", "s", "bias"}, bind_bwd_data));
   const std::vector<std::string> wshape{"n", "c", "h", "w", "k", "bias"};
   ops.push_back(registry_graph_op("conv2d_bwd_weight.d_w", "conv2d_bwd_weight", "d_w", 2, 2, wshape, bind_bwd_weight(0)));
   ops.push_back(registry_graph_op("conv2d_bwd_weight.d_bias", "conv2d_bwd_weight", "d_bias", 2, 2, wshape, bind_bwd_weight(1)));

@@ -9,12 +9,8 @@
 namespace plumbline::graph {
 namespace {
 
-AttrSpec text_attr(const char* name, const char* def, const char* doc) {
-  return AttrSpec{name, AttrKind::Enum, std::string(def), 0, {}, doc};
-}
-AttrSpec int_attr(const char* name, int64_t def, int64_t min, const char* doc) {
-  return AttrSpec{name, AttrKind::Int, def, min, {}, doc};
-}
+AttrSpec text_attr(const char* name, const char* def, const char* doc) { return AttrSpec{name, AttrKind::Enum, std::string(def), 0, {}, doc}; }
+AttrSpec int_attr(const char* name, int64_t def, int64_t min, const char* doc) { return AttrSpec{name, AttrKind::Int, def, min, {}, doc}; }
 AttrSpec float_attr(const char* name, double def, const char* doc) { return AttrSpec{name, AttrKind::Float, def, 0, {}, doc}; }
 
 // Sets eval_d and eval_f from one generic lambda (in, attrs, out_shape) -> Tensor<T>.
@@ -24,8 +20,7 @@ void native(GraphOp& op, F f) {
   op.eval_f = [f](const std::vector<TensorF>& in, const Attrs& a, const Shape& s) { return f(in, a, s); };
 }
 
-GraphOp data_op(const std::string& name, int args, std::vector<AttrSpec> attrs, const std::string& summary,
-                decltype(GraphOp::shape) shape) {
+GraphOp data_op(const std::string& name, int args, std::vector<AttrSpec> attrs, const std::string& summary, decltype(GraphOp::shape) shape) {
   GraphOp op;
   op.name = name;
   op.min_args = op.max_args = args;
@@ -44,8 +39,7 @@ static std::vector<int> permutation(const std::string& text, int rank) {
   while (start <= text.size() && !text.empty()) {
     const size_t end = text.find(',', start);
     const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
-      throw Error("permute: malformed perm '" + text + "' (e.g. 1,0,2)");
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) throw Error("permute: malformed perm '" + text + "' (e.g. 1,0,2)");
     perm.push_back(std::stoi(part));
     if (end == std::string::npos) break;
     start = end + 1;
@@ -54,14 +48,13 @@ static std::vector<int> permutation(const std::string& text, int rank) {
   std::sort(sorted.begin(), sorted.end());
   std::vector<int> iota(static_cast<size_t>(rank));
   std::iota(iota.begin(), iota.end(), 0);
-  if (sorted != iota)
-    throw Error("permute: perm '" + text + "' is not a permutation of 0.." + std::to_string(rank - 1));
+  if (sorted != iota) throw Error("permute: perm '" + text + "' is not a permutation of 0.." + std::to_string(rank - 1));
   return perm;
 }
 
 void add_data_graph_ops(std::vector<GraphOp>& ops) {
-  GraphOp var = data_op("var", 0, {text_attr("name", "x", "input name"), text_attr("shape", "1", "dimensions, e.g. 2,3")},
-                        "a graph input", [](const std::vector<Shape>&, const Attrs& a) { return parse_shape_text(attr_s(a, "shape")); });
+  GraphOp var = data_op("var", 0, {text_attr("name", "x", "input name"), text_attr("shape", "1", "dimensions, e.g. 2,3")}, "a graph input",
+                        [](const std::vector<Shape>&, const Attrs& a) { return parse_shape_text(attr_s(a, "shape")); });
   var.eval_d = [](const std::vector<TensorD>&, const Attrs& a, const Shape&) -> TensorD {
     throw Error("graph input '" + attr_s(a, "name") + "' has no value bound");
   };
@@ -70,8 +63,8 @@ void add_data_graph_ops(std::vector<GraphOp>& ops) {
   };
   ops.push_back(var);
 
-  GraphOp fill = data_op("fill", 0, {text_attr("shape", "1", "dimensions"), float_attr("value", 0.0, "every element")},
-                         "a constant tensor", [](const std::vector<Shape>&, const Attrs& a) { return parse_shape_text(attr_s(a, "shape")); });
+  GraphOp fill = data_op("fill", 0, {text_attr("shape", "1", "dimensions"), float_attr("value", 0.0, "every element")}, "a constant tensor",
+                         [](const std::vector<Shape>&, const Attrs& a) { return parse_shape_text(attr_s(a, "shape")); });
   native(fill, [](const auto& in, const Attrs& a, const Shape& s) {
     using T = typename std::decay_t<decltype(in[0].data)>::value_type;
     return Tensor<T>(s, static_cast<T>(attr_f(a, "value")));
@@ -101,12 +94,11 @@ void add_data_graph_ops(std::vector<GraphOp>& ops) {
   ops.push_back(scale);
 
   GraphOp reshape = data_op("reshape", 1, {text_attr("shape", "1", "new dimensions, same element count")},
-                            "the same elements in row-major order, another shape",
-                            [](const std::vector<Shape>& in, const Attrs& a) {
+                            "the same elements in row-major order, another shape", [](const std::vector<Shape>& in, const Attrs& a) {
                               const Shape s = parse_shape_text(attr_s(a, "shape"));
                               if (s.numel() != in[0].numel())
-                                throw Error("reshape: " + in[0].str() + " has " + std::to_string(in[0].numel()) +
-                                            " elements, " + s.str() + " has " + std::to_string(s.numel()));
+                                throw Error("reshape: " + in[0].str() + " has " + std::to_string(in[0].numel()) + " elements, " + s.str() + " has " +
+                                            std::to_string(s.numel()));
                               return s;
                             });
   reshape.is_view = true;
@@ -120,8 +112,8 @@ void add_data_graph_ops(std::vector<GraphOp>& ops) {
   };
   ops.push_back(reshape);
 
-  GraphOp permute = data_op("permute", 1, {text_attr("perm", "0", "output dimension i is input dimension perm[i]")},
-                            "dimensions reordered", [](const std::vector<Shape>& in, const Attrs& a) {
+  GraphOp permute = data_op("permute", 1, {text_attr("perm", "0", "output dimension i is input dimension perm[i]")}, "dimensions reordered",
+                            [](const std::vector<Shape>& in, const Attrs& a) {
                               const auto perm = permutation(attr_s(a, "perm"), in[0].rank());
                               std::vector<int64_t> d;
                               for (int p : perm) d.push_back(in[0][p]);
@@ -158,12 +150,12 @@ void add_data_graph_ops(std::vector<GraphOp>& ops) {
   ops.push_back(permute);
 
   // [K, C/g, R, S] -> [C, K/g, R, S], flipped in space: the kernel of conv2d_bwd_data as a forward conv.
-  GraphOp flip = data_op("flip_kernel", 1, {int_attr("g", 1, 1, "groups")},
-                         "conv weights transposed per group and rotated 180 degrees",
+  GraphOp flip = data_op("flip_kernel", 1, {int_attr("g", 1, 1, "groups")}, "conv weights transposed per group and rotated 180 degrees",
                          [](const std::vector<Shape>& in, const Attrs& a) {
                            need_rank("flip_kernel", in, 0, {4});
                            const int64_t g = attr_i(a, "g");
-                           if (in[0][0] % g) throw Error("flip_kernel: K = " + std::to_string(in[0][0]) + " is not a multiple of g = " + std::to_string(g));
+                           if (in[0][0] % g)
+                             throw Error("flip_kernel: K = " + std::to_string(in[0][0]) + " is not a multiple of g = " + std::to_string(g));
                            return Shape{in[0][1] * g, in[0][0] / g, in[0][2], in[0][3]};
                          });
   native(flip, [](const auto& in, const Attrs& a, const Shape& s) {
@@ -183,8 +175,8 @@ void add_data_graph_ops(std::vector<GraphOp>& ops) {
   flip.vjp = [](Graph& g, const std::vector<int>&, int, int dy, const Attrs& a) { return std::vector<int>{g.add("flip_kernel", {dy}, a)}; };
   ops.push_back(flip);
 
-  GraphOp rows = data_op("row_broadcast", 1, {int_attr("n", 1, 1, "columns"), float_attr("scale", 1.0, "multiplier")},
-                         "y[i,j] = scale * c[i]", [](const std::vector<Shape>& in, const Attrs& a) {
+  GraphOp rows = data_op("row_broadcast", 1, {int_attr("n", 1, 1, "columns"), float_attr("scale", 1.0, "multiplier")}, "y[i,j] = scale * c[i]",
+                         [](const std::vector<Shape>& in, const Attrs& a) {
                            need_rank("row_broadcast", in, 0, {1});
                            return Shape{in[0][0], attr_i(a, "n")};
                          });

@@ -18,9 +18,7 @@ static GraphOp flat(const std::string& name, int args) {
 
 void add_elementwise_graph_ops(std::vector<GraphOp>& ops) {
   GraphOp act = flat("act", 1);
-  act.vjp = [](Graph& g, const std::vector<int>& x, int, int dy, const Attrs& a) {
-    return std::vector<int>{add_like(g, "act_bwd", {x[0], dy}, a)};
-  };
+  act.vjp = [](Graph& g, const std::vector<int>& x, int, int dy, const Attrs& a) { return std::vector<int>{add_like(g, "act_bwd", {x[0], dy}, a)}; };
   ops.push_back(act);
   ops.push_back(flat("act_bwd", 2));
 
@@ -34,9 +32,7 @@ void add_elementwise_graph_ops(std::vector<GraphOp>& ops) {
   ops.push_back(mul);
 
   GraphOp bias = registry_graph_op("bias_add", "bias_add", "y", 2, 2, {"m", "n"}, bind_matrix);
-  bias.vjp = [](Graph& g, const std::vector<int>&, int, int dy, const Attrs&) {
-    return std::vector<int>{dy, g.add("bias_add_bwd.d_bias", {dy})};
-  };
+  bias.vjp = [](Graph& g, const std::vector<int>&, int, int dy, const Attrs&) { return std::vector<int>{dy, g.add("bias_add_bwd.d_bias", {dy})}; };
   ops.push_back(bias);
   ops.push_back(registry_graph_op("bias_add_bwd.d_bias", "bias_add_bwd", "d_bias", 1, 1, {"m", "n"}, bind_matrix));
 }

@@ -18,8 +18,8 @@ static Binding bind_gemm(const std::vector<Shape>& in, const Attrs&) {
   need_rank("gemm_bias_act", in, 0, {2, 3});
   need_rank("gemm_bias_act", in, 1, {2, 3});
   const int64_t batch = in[0].rank() == 3 ? in[0][0] : 0;
-  return {{"batch", batch}, {"m", dim(in[0], -2)}, {"k", dim(in[0], -1)}, {"n", dim(in[1], -1)},
-          {"bshared", int64_t{batch > 0 && in[1].rank() == 2}}};
+  return {
+      {"batch", batch}, {"m", dim(in[0], -2)}, {"k", dim(in[0], -1)}, {"n", dim(in[1], -1)}, {"bshared", int64_t{batch > 0 && in[1].rank() == 2}}};
 }
 
 // Y = op(A) op(B). Each gradient is one matmul with the flags that avoid any transpose pass.
@@ -48,8 +48,7 @@ void add_gemm_graph_ops(std::vector<GraphOp>& ops) {
   };
   ops.push_back(fused);
   for (const char* out : {"d_a", "d_b", "d_bias"})
-    ops.push_back(registry_graph_op(std::string("gemm_bias_act_bwd.") + out, "gemm_bias_act_bwd", out, 4, 4,
-                                    gemm_shape, bind_gemm));
+    ops.push_back(registry_graph_op(std::string("gemm_bias_act_bwd.") + out, "gemm_bias_act_bwd", out, 4, 4, gemm_shape, bind_gemm));
 }
 
 }  // namespace plumbline::graph

@@ -9,7 +9,10 @@ using namespace plumbline;
 void register_leaky_relu() {
   OperatorExtension op;
   // The operator: its attributes and the signature that infers every tensor's shape.
-  op.spec = {"leaky_relu", "example", "y = x where x > 0, else slope * x", "",
+  op.spec = {"leaky_relu",
+             "example",
+             "y = x where x > 0, else slope * x",
+             "",
              {int_attr("n", 1, 1, "elements"), float_attr("slope", 0.01, "the slope below zero")},
              [](const Problem& p) {
                Signature s;

@@ -6,12 +6,12 @@
 
 using plumbline::plans::KernelSource;
 
-TEST(MyKernels, Vadd4PassesPlumblinesCheck) {
-  EXPECT_KERNEL_PASSES("add", KernelSource{.plan_file = MY_KERNELS_DIR "/vadd4.plan"});
+TEST(MyKernels, Vadd4) {
+  EXPECT_KERNEL_PASSES("add", KernelSource{.plan_file = "kernels/vadd4.plan"});  // beside this file
 }
 
 TEST(MyKernels, ABugComesWithTheShrunkProblemAndARepro) {
-  const ::testing::AssertionResult r = plumbline::testing::KernelPasses("add", KernelSource{.plan_file = MY_KERNELS_DIR "/vadd4_drops_tail.plan"});
+  const ::testing::AssertionResult r = plumbline::testing::KernelPasses("add", KernelSource{.plan_file = "kernels/vadd4_drops_tail.plan"});
   ASSERT_FALSE(r);
   const std::string m = r.message();
   EXPECT_NE(m.find("FAIL add on pocl:0 [unwritten]"), std::string::npos) << m;
@@ -37,12 +37,12 @@ const bool registered = (register_leaky_relu(), true);  // before any test runs
 
 TEST(MyOperator, LeakyReluIsCheckedLikeAnyOfPlumblinesOperators) {
   ASSERT_TRUE(registered);
-  EXPECT_KERNEL_PASSES("leaky_relu", KernelSource{.plan_file = MY_KERNELS_DIR "/leaky_relu.plan"});
+  EXPECT_KERNEL_PASSES("leaky_relu", KernelSource{.plan_file = "kernels/leaky_relu.plan"});
 }
 
 TEST(MyOperator, AKernelThatIgnoresTheSlopeIsCaught) {
   const ::testing::AssertionResult r =
-      plumbline::testing::KernelPasses("leaky_relu", KernelSource{.plan_file = MY_KERNELS_DIR "/leaky_relu_fixed_slope.plan"});
+      plumbline::testing::KernelPasses("leaky_relu", KernelSource{.plan_file = "kernels/leaky_relu_fixed_slope.plan"});
   ASSERT_FALSE(r);
   const std::string m = r.message();
   EXPECT_NE(m.find("[wrong]"), std::string::npos) << m;
@@ -50,5 +50,17 @@ TEST(MyOperator, AKernelThatIgnoresTheSlopeIsCaught) {
   const std::string problem = m.substr(at, m.find(' ', at) - at);  // leaky_relu:n=...,slope=...
   EXPECT_EQ(problem.find("slope=0.01"), std::string::npos) << "the failing problem has another slope: " << m;
   EXPECT_NE(problem.find("slope="), std::string::npos) << m;
-  EXPECT_NE(m.find("repro:   plumbline check leaky_relu --problem 'leaky_relu:n="), std::string::npos) << m;
+  // The installed program does not know this project's operator: the repro is the call in a test.
+  EXPECT_EQ(m.find("repro:   plumbline check"), std::string::npos) << m;
+  const std::string head = "in a test: EXPECT_KERNEL_PASSES(\"leaky_relu\", source, {.seed = ";
+  const size_t call = m.find(head);
+  ASSERT_NE(call, std::string::npos) << m;
+  const uint64_t seed = std::stoull(m.substr(call + head.size()));
+  const size_t v = m.find(".values = \"", call) + 11;
+  const std::string values = m.substr(v, m.find('"', v) - v);
+  EXPECT_NE(m.find(".problem = \"" + problem + "\"", call), std::string::npos) << m;
+  // ... which fails again on that one problem, and passes with the right kernel.
+  const KernelSource wrong{.plan_file = "kernels/leaky_relu_fixed_slope.plan"};
+  EXPECT_FALSE(plumbline::testing::KernelPasses("leaky_relu", wrong, {.seed = seed, .problem = problem, .values = values}));
+  EXPECT_KERNEL_PASSES("leaky_relu", KernelSource{.plan_file = "kernels/leaky_relu.plan"}, {.seed = seed, .problem = problem, .values = values});
 }

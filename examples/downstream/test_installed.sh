@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 unset PLUMBLINE_KERNEL_DIR PLUMBLINE_TUNING_DIR
 cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
-cmake -S "$src" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=RelWithDebInfo > "$work/configure.log" ||
+cmake -S "$src" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release > "$work/configure.log" ||
   { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/build" -j 2 > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 (cd "$work/build" && PLUMBLINE_DEVICE=pocl:0 ctest --output-on-failure)

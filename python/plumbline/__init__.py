@@ -21,8 +21,22 @@ from ._plumbline import inputs, problems
 
 from ._plumbline import reference as _reference
 
-__all__ = ["Error", "CheckFailure", "Problem", "attributes", "canonical", "check", "gradcheck", "inputs", "operators",
-           "problems", "reference", "signature"]
+import numpy as np
+
+__all__ = [
+    "Error",
+    "CheckFailure",
+    "Problem",
+    "attributes",
+    "canonical",
+    "check",
+    "gradcheck",
+    "inputs",
+    "operators",
+    "problems",
+    "reference",
+    "signature",
+]
 
 
 class Problem(dict):
@@ -73,28 +87,108 @@ class CheckFailure(AssertionError):
         self.repro = repro
 
 
-def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, name=None, dtypes=None):
+def _is_torch_tensor(x):
+    return type(x).__module__.split(".")[0] == "torch" and hasattr(x, "detach") and hasattr(x, "numpy")
+
+
+def _result(problem, result):
+    """fn's result as NumPy arrays (torch tensors moved to the host), each in a format that holds the
+    problem's storage format exactly: float32, or the format itself (float16; bfloat16 from torch)."""
+    outputs = list(signature(problem.line)[1].items())  # (name, shape) in order
+    if result is None:
+        raise TypeError(
+            "fn returned None: return %s" % ", ".join("output '%s' (shape %s)" % (n, list(s)) for n, s in outputs)
+        )
+    fmt = problem.get("dtype", "f32")
+    own = {"f16": "float16", "bf16": "bfloat16"}.get(fmt)
+
+    def one(name, x):
+        kind = None
+        if _is_torch_tensor(x):
+            t = x.detach().cpu()
+            kind = str(t.dtype).replace("torch.", "")
+            x = (t.float() if kind in ("float16", "bfloat16") else t).numpy()
+        else:
+            x = np.asarray(x)
+            kind = str(x.dtype)
+        if x.dtype.kind == "f" and kind not in ("float32", own):
+            raise TypeError(
+                "output '%s' is %s: return float32%s, holding the values as the %s problem stores them"
+                % (name, kind, " or " + own if own else "", fmt)
+            )
+        return x
+
+    if isinstance(result, dict):
+        return {k: one(k, v) for k, v in result.items()}
+    if isinstance(result, (list, tuple)):
+        return [one(outputs[i][0] if i < len(outputs) else str(i), v) for i, v in enumerate(result)]
+    return one(outputs[0][0], result)
+
+
+def _torch_inputs(inputs, device):
+    import torch
+
+    return {k: torch.from_numpy(v).to(device) if device else torch.from_numpy(v) for k, v in inputs.items()}
+
+
+def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, name=None, dtypes=None, torch=False):
     """Checks fn(problem, inputs) -> outputs against the reference of `op` on `cases` random problems
     (or the one `problem`, a line or a dict of attributes). fn gets a Problem (its attributes by name,
     `.line`) and a dict of float32 arrays by name, and returns the outputs as an array (one output), a
-    list in order, or a dict by name. `values`: integers, uniform, normal, edge or sparse (default: the
-    first four in turn). `dtypes`: the storage formats to draw, e.g. ["f32"] (default: f32, f16 and bf16
-    in turn, four cases each). `device` names where fn computes (e.g. "cuda:0"), for the messages: fn
-    moves the data itself. An exception that fn raises fails its case (shrunk, with the repro).
-    Returns a dict (passed, cases, worst_ratio); raises CheckFailure with the shrunk problem and a repro."""
+    list in order, or a dict by name: NumPy arrays or PyTorch tensors, in float32 or the problem's own
+    format (a float64 result fails its case). `values`: integers, uniform, normal, edge or sparse
+    (default: the first four in turn). `dtypes`: the storage formats to draw, e.g. ["f32"] (default: f32,
+    f16 and bf16 in turn, four cases each). `torch=True`: the inputs come as torch tensors, on `device`
+    where given (e.g. "cuda:0"); otherwise `device` only names where fn computes, for the messages.
+    `name`: fn's name in the repro (default: its __name__). An exception that fn raises fails its case
+    (shrunk, with the repro). Returns a dict (passed, cases, worst_ratio); raises CheckFailure with the
+    shrunk problem and a repro."""
     line = _line(op, problem) if problem is not None else None
-    r = _check(op, lambda p, i: fn(Problem(p), i), cases=cases, seed=seed, values=values, problem=line, dtypes=list(dtypes or []))
+
+    def call(p, i):
+        q = Problem(p)
+        return _result(q, fn(q, _torch_inputs(i, device) if torch else i))
+
+    r = _check(
+        op,
+        call,
+        cases=cases,
+        seed=seed,
+        values=values,
+        problem=line,
+        dtypes=list(dtypes or []),
+    )
     r["device"] = device
     if r["passed"]:
         return r
     f = r["failure"]
     fn_name = name or getattr(fn, "__name__", "fn")
-    repro = 'plumbline.check("%s", %s, problem="%s", values="%s", seed=%d%s)' % (
-        op, fn_name, f["problem"], f["values"], f["seed"], ', device="%s"' % device if device else "")
+    repro = 'plumbline.check("%s", %s, problem="%s", values="%s", seed=%d%s%s)' % (
+        op,
+        fn_name,
+        f["problem"],
+        f["values"],
+        f["seed"],
+        ', device="%s"' % device if device else "",
+        ", torch=True" if torch else "",
+    )
     message = "FAIL %s%s [%s]: %s\n  problem: %s  (values %s, seed %d)\n  repro:   %s" % (
-        op, " on " + device if device else "", f["verdict"], f["message"], f["problem"], f["values"], f["seed"], repro)
+        op,
+        " on " + device if device else "",
+        f["verdict"],
+        f["message"],
+        f["problem"],
+        f["values"],
+        f["seed"],
+        repro,
+    )
     # The same problem and inputs through the command line, for an OpenCL kernel of the same operator.
-    message += "\n  cli:     plumbline check %s --problem '%s' --values %s --seed %d" % (op, f["problem"], f["values"], f["seed"])
+    message += "\n  cli:     plumbline check %s --problem '%s' --values %s --seed %d" % (
+        op,
+        f["problem"],
+        f["values"],
+        f["seed"],
+    )
     if r["original"] != f["problem"]:
         message += "\n  (shrunk from %s)" % r["original"]
     raise CheckFailure(message, f, repro)
@@ -107,6 +201,10 @@ def gradcheck(problem, backward=None, seed=1):
     r = _gradcheck(problem, backward, seed)
     if not r["passed"]:
         failure = {"problem": canonical(problem), "values": "gradcheck", "seed": seed, "verdict": "gradient"}
-        repro = 'plumbline.gradcheck("%s", %s, seed=%d)' % (canonical(problem), getattr(backward, "__name__", "backward") if backward else "None", seed)
+        repro = 'plumbline.gradcheck("%s", %s, seed=%d)' % (
+            canonical(problem),
+            getattr(backward, "__name__", "backward") if backward else "None",
+            seed,
+        )
         raise CheckFailure("FAIL %s: %s\n  repro:   %s" % (canonical(problem), r["summary"], repro), failure, repro)
     return r

@@ -48,7 +48,10 @@ class Check(unittest.TestCase):
         self.assertIn('repro:   plumbline.check("softmax", softmax_without_max, problem="%s"' % e.problem, text)
         attrs = plumbline.attributes(e.problem)
         self.assertLessEqual(attrs["m"] * attrs["n"], 8, "shrunk to a small problem: " + e.problem)
-        self.assertIn("cli:     plumbline check softmax --problem '%s' --values %s --seed %d" % (e.problem, e.values, e.seed), text)
+        self.assertIn(
+            "cli:     plumbline check softmax --problem '%s' --values %s --seed %d" % (e.problem, e.values, e.seed),
+            text,
+        )
         # The repro fails again, the same way.
         with self.assertRaises(plumbline.CheckFailure) as again:
             plumbline.check("softmax", softmax_without_max, problem=e.problem, values=e.values, seed=e.seed)
@@ -107,8 +110,55 @@ class Formats(unittest.TestCase):
         e = caught.exception
         self.assertEqual(e.verdict, "bad-output")
         self.assertIn("the function raised ValueError: rows wider than 4 are not supported", str(e))
-        self.assertEqual(plumbline.attributes(e.problem)["n"], 5, "shrunk to the narrowest row that raises: " + e.problem)
+        self.assertEqual(
+            plumbline.attributes(e.problem)["n"], 5, "shrunk to the narrowest row that raises: " + e.problem
+        )
         self.assertIn('repro:   plumbline.check("softmax", raises_on_wide_rows, problem="%s"' % e.problem, str(e))
+
+    def test_a_float64_result_or_none_fails_its_case_naming_the_output(self):
+        def in_float64(problem, inputs):
+            return softmax(problem, inputs).astype(np.float64)
+
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check("softmax", in_float64, cases=4, dtypes=["f16"])
+        self.assertIn(
+            "output 'y' is float64: return float32 or float16, holding the values as the f16 problem stores them",
+            str(caught.exception),
+        )
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check("softmax", lambda p, i: None, cases=4, dtypes=["f32"], name="nothing")
+        self.assertIn("fn returned None: return output 'y' (shape [", str(caught.exception))
+        self.assertIn('plumbline.check("softmax", nothing, problem=', str(caught.exception))
+
+    def test_a_tensor_of_torch_is_taken_as_its_values(self):
+        class Tensor:  # what the check reads of a torch.Tensor: detach, cpu, dtype, float, numpy
+            def __init__(self, a, dtype="torch.float32"):
+                self.a, self.dtype = a, dtype
+
+            def detach(self):
+                return self
+
+            def cpu(self):
+                return self
+
+            def float(self):
+                return Tensor(self.a.astype(np.float32))
+
+            def numpy(self):
+                return self.a
+
+        Tensor.__module__ = "torch"
+        self.assertTrue(
+            plumbline.check("softmax", lambda p, i: Tensor(softmax(p, i)), cases=8, dtypes=["f32"])["passed"]
+        )
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check(
+                "softmax",
+                lambda p, i: Tensor(softmax(p, i).astype(np.float64), "torch.float64"),
+                cases=4,
+                dtypes=["f32"],
+            )
+        self.assertIn("output 'y' is float64: return float32, holding", str(caught.exception))
 
 
 class Data(unittest.TestCase):
@@ -174,17 +224,51 @@ class Gradcheck(unittest.TestCase):
 class Torch(unittest.TestCase):
     def test_torch_conv2d_on_the_cpu_passes(self):
         import torch
+
         torch.backends.mkldnn.enabled = True
 
         def conv(problem, inputs):
             a = problem
-            y = torch.nn.functional.conv2d(torch.from_numpy(inputs["x"]), torch.from_numpy(inputs["w"]),
-                                           torch.from_numpy(inputs["bias"]) if a["bias"] else None,
-                                           stride=(a["sh"], a["sw"]), padding=(a["ph"], a["pw"]),
-                                           dilation=(a["dh"], a["dw"]), groups=a["g"])
+            y = torch.nn.functional.conv2d(
+                torch.from_numpy(inputs["x"]),
+                torch.from_numpy(inputs["w"]),
+                torch.from_numpy(inputs["bias"]) if a["bias"] else None,
+                stride=(a["sh"], a["sw"]),
+                padding=(a["ph"], a["pw"]),
+                dilation=(a["dh"], a["dw"]),
+                groups=a["g"],
+            )
             return y.numpy()
 
         self.assertTrue(plumbline.check("conv2d", conv, cases=40, values="normal")["passed"])
+
+    def test_torch_true_hands_the_inputs_as_tensors(self):
+        import torch
+
+        def softmax_torch(problem, inputs):
+            return torch.softmax(inputs["x"].double(), dim=-1).float()
+
+        self.assertTrue(plumbline.check("softmax", softmax_torch, cases=20, dtypes=["f32"], torch=True)["passed"])
+
+
+class DocsPythonMd(unittest.TestCase):
+    """docs/python.md runs as written: its Python blocks in order, in one namespace, and where a block is
+    followed by "prints" and a plain block, that is what it prints."""
+
+    def test_its_examples_run_and_print_what_it_shows(self):
+        import contextlib, io, os, re
+
+        with open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")) as f:
+            doc = f.read()
+        blocks = re.findall(r"```python\n(.*?)```\n(?:\nprints\n\n```\n(.*?)```\n)?", doc, re.S)
+        self.assertGreaterEqual(len(blocks), 2)
+        namespace = {}
+        for code, shown in blocks:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(compile(code, "docs/python.md", "exec"), namespace)
+            if shown:
+                self.assertEqual(out.getvalue(), shown)
 
 
 if __name__ == "__main__":
