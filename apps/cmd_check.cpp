@@ -267,6 +267,7 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   add("--local", s.local);
   add("--define", defines);
   add("--dtypes", dtypes);
+  add("--when", s.when);
   add("--variant", s.variant);
   return a;
 }

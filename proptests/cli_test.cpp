@@ -11,6 +11,8 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "core/problem.hpp"
+
 #include "core/npy.hpp"
 #include "core/random.hpp"
 #include "core/registry.hpp"
@@ -270,6 +272,27 @@ TEST(CliPlans, TheSameGemmWithoutItsLastKTileIsCaughtWithARunnableRepro) {
   const Outcome again = run(repro);
   EXPECT_EQ(again.status, 1) << repro << "\n" << again.output;
   EXPECT_NE(again.output.find("FAIL matmul on pocl:0 [wrong]"), std::string::npos) << again.output;
+}
+
+// --when restricts a kernel file to the problems it serves (as a plan's when line): only those are
+// drawn; a name that is neither an attribute nor a define is an error naming the flag.
+TEST(CliPlans, WhenRestrictsAKernelFileToTheProblemsItServes) {
+  const fs::path json = temp_dir() / "when.json";
+  const std::string kernel = std::string(PLUMBLINE_SOURCE_DIR) + "/examples/kernels/rb_gemm.cl";
+  const Outcome r =
+      run("check matmul --cases 24 --device pocl:0 " + rb_gemm_flags(kernel, 16) + " --when 'ta == 0 && batch == 0' --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream f(json);
+  const auto j = nlohmann::json::parse(f);
+  ASSERT_EQ(j["cases"].size(), 24u);
+  for (const auto& c : j["cases"]) {
+    const Problem p = Problem::parse(c["problem"].get<std::string>());
+    EXPECT_EQ(p.i("ta"), 0) << p.line();
+    EXPECT_EQ(p.i("batch"), 0) << p.line();
+  }
+  const Outcome bad = run("check matmul --cases 2 --device pocl:0 " + rb_gemm_flags(kernel, 16) + " --when 'tx == 0'");
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--when: 'tx == 0': unknown name 'tx'; matmul has the attributes"), std::string::npos) << bad.output;
 }
 
 TEST(CliPlans, BenchTimesAUserKernelWithItsOwnLaunch) {
