@@ -53,7 +53,7 @@ namespace {
 // Elements [begin, end) judged into c (its counts, its worst element, its first problem), as one loop
 // over them would.
 void compare_range(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model, int64_t begin, int64_t end,
-                   Comparison& c) {
+                   Comparison& c, const std::string& subject) {
   int64_t zero_where_nonzero = 0, nonzero_refs = 0;
   auto note = [&](int64_t i, double ratio, double bound, const std::string& why) {
     if (ratio > c.worst_ratio || c.worst_index < 0) {
@@ -79,7 +79,7 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
     if (std::isnan(r) && !marked) {
       if (!std::isnan(k)) {
         ++c.mismatches, ++c.nonfinite_mismatches;
-        note(i, INFINITY, 0, "kernel " + show(k) + ", reference NaN (non-finite class differs)");
+        note(i, INFINITY, 0, subject + " " + show(k) + ", reference NaN (non-finite class differs)");
       }
       continue;
     }
@@ -103,7 +103,7 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
         const std::string stored = std::isfinite(r) ? std::string(", ") + (r < 0 ? "-inf" : "inf") + " in " + to_string(model.storage) +
                                                           " (its largest finite value is " + show(max_finite(model.storage)) + ")"
                                                     : "";
-        note(i, INFINITY, 0, "kernel " + show(k) + ", reference " + show(r) + stored + " (non-finite class differs)");
+        note(i, INFINITY, 0, subject + " " + show(k) + ", reference " + show(r) + stored + " (non-finite class differs)");
       }
       continue;
     }
@@ -111,7 +111,7 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
       continue;  // within its bound of the overflow threshold: rounds to Inf
     if (std::isnan(k) || std::isinf(k)) {
       ++c.mismatches, ++c.nonfinite_mismatches;
-      note(i, INFINITY, 0, "kernel " + show(k) + " where the reference is finite (" + show(r) + ")");
+      note(i, INFINITY, 0, subject + " " + show(k) + " where the reference is finite (" + show(r) + ")");
       continue;
     }
     // Below FLT_MIN a float result may be a subnormal (spacing 2^-149) or flushed to zero (devices need
@@ -127,7 +127,7 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
     if (ratio > 1) {
       ++c.mismatches;
       note(i, ratio, bound,
-           "kernel " + show(k) + ", reference " + show(r) +
+           subject + " " + show(k) + ", reference " + show(r) +
                (model.exact
                     ? (model.storage == DType::F32 ? std::string(" (exact mode: must be equal)")
                                                    : " (exact mode: must equal the reference rounded to " + std::string(to_string(model.storage)) +
@@ -143,7 +143,7 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
 
 }  // namespace
 
-Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model) {
+Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model, const std::string& subject) {
   if (got.shape != ref.shape) throw Error("output '" + name + "' has shape " + got.shape.str() + ", the reference " + ref.shape.str());
   if ((model.mag.numel() && model.mag.shape != ref.shape) || (model.peak.numel() && model.peak.shape != ref.shape))
     throw Error("error model of '" + name + "' has the wrong shape");
@@ -152,7 +152,7 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
   // problem's, as one loop over every element gives.
   const Chunks ch = chunks_of(got.numel(), int64_t{1} << 16);
   std::vector<Comparison> parts(static_cast<size_t>(ch.count));
-  parallel_for(ch.count, [&](int64_t k) { compare_range(name, got, ref, model, ch.begin(k), ch.end(k), parts[static_cast<size_t>(k)]); });
+  parallel_for(ch.count, [&](int64_t k) { compare_range(name, got, ref, model, ch.begin(k), ch.end(k), parts[static_cast<size_t>(k)], subject); });
   Comparison c;
   c.elements = got.numel();
   for (const Comparison& part : parts) {

@@ -65,7 +65,8 @@ struct Comparison {
   int64_t zero_where_nonzero = 0, nonzero_refs = 0;  // the untrustworthy test's counts
 };
 
-Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model);
+// `subject` names what computed `got` in the messages ("kernel"; "result" for a function's).
+Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model, const std::string& subject = "kernel");
 
 // The per-element bound compare() applies (0 in exact mode, Inf where not judged).
 TensorD error_bounds(const TensorD& ref, const ErrorModel& model);

@@ -29,11 +29,11 @@ CaseInputs draw_inputs(const Signature& sig, Values values, uint64_t seed) {
 }
 
 void judge_outputs(CaseResult& r, const Signature& sig, const std::vector<TensorF>& outputs, const std::vector<TensorD>& ref,
-                   const std::vector<ErrorModel>& models) {
+                   const std::vector<ErrorModel>& models, const std::string& subject) {
   r.passed = true;
   r.verdict = "pass";
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const Comparison c = compare(sig.outputs[i].name, outputs[i], ref[i], models[i]);
+    const Comparison c = compare(sig.outputs[i].name, outputs[i], ref[i], models[i], subject);
     r.worst_ratio = std::max(r.worst_ratio, c.worst_ratio);
     r.max_error = std::max(r.max_error, c.max_error);
     if (!c.passed && r.passed) {
@@ -45,8 +45,8 @@ void judge_outputs(CaseResult& r, const Signature& sig, const std::vector<Tensor
 }
 
 void judge_case(CaseResult& r, const Problem& p, const Signature& sig, const CaseInputs& in, const std::vector<TensorF>& outputs,
-                const std::vector<TensorD>& ref, const std::vector<ErrorModel>& models, bool integers) {
-  judge_outputs(r, sig, outputs, ref, models);
+                const std::vector<TensorD>& ref, const std::vector<ErrorModel>& models, bool integers, const std::string& subject) {
+  judge_outputs(r, sig, outputs, ref, models, subject);
   if (r.passed) return;
   std::vector<TensorD> flushed = in.d;
   bool any = false;
@@ -59,7 +59,7 @@ void judge_case(CaseResult& r, const Problem& p, const Signature& sig, const Cas
   const std::vector<TensorD> ref_flushed = run_reference(p, flushed);
   CaseResult again = r;
   again.worst_ratio = again.max_error = 0;
-  judge_outputs(again, sig, outputs, ref_flushed, error_models(p, flushed, ref_flushed, integers));
+  judge_outputs(again, sig, outputs, ref_flushed, error_models(p, flushed, ref_flushed, integers), subject);
   if (again.passed) r = again;
 }
 
@@ -89,7 +89,7 @@ CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, c
       r.message = "output '" + sig.outputs[i].name + "' has shape " + out[i].shape.str() + ", expected " + sig.outputs[i].shape.str();
       return r;
     }
-  judge_case(r, p, sig, in, out, ref, models, values == Values::Integers);
+  judge_case(r, p, sig, in, out, ref, models, values == Values::Integers, "result");  // a function's, not a kernel's
   return r;
 }
 

@@ -53,7 +53,7 @@ CaseInputs draw_inputs(const Signature& sig, Values values, uint64_t seed);
 
 // Judges outputs against the reference under the models: fills r's verdict, message, ratios.
 void judge_outputs(CaseResult& r, const Signature& sig, const std::vector<TensorF>& outputs, const std::vector<TensorD>& ref,
-                   const std::vector<ErrorModel>& models);
+                   const std::vector<ErrorModel>& models, const std::string& subject = "kernel");
 
 // judge_outputs, then, where that fails and the inputs hold float32 subnormals, again against the
 // reference of the same inputs with every subnormal read as a zero of its sign: devices need not
@@ -61,7 +61,7 @@ void judge_outputs(CaseResult& r, const Signature& sig, const std::vector<Tensor
 // the flush), so a kernel may read a subnormal input as zero. A pass there is a pass. (A subnormal
 // input times a large weight lands far above FLT_MIN, where the bounds' floor does not reach.)
 void judge_case(CaseResult& r, const Problem& p, const Signature& sig, const CaseInputs& in, const std::vector<TensorF>& outputs,
-                const std::vector<TensorD>& ref, const std::vector<ErrorModel>& models, bool integers);
+                const std::vector<TensorD>& ref, const std::vector<ErrorModel>& models, bool integers, const std::string& subject = "kernel");
 
 // A function under test: the problem and its inputs (float32, in the signature's order) to its
 // outputs (in the signature's order). It may throw; an Error is the function's fault (bad-output).
