@@ -51,6 +51,8 @@ nlohmann::json variants_json(const std::string& op) {
                    {"when", v.when.empty() ? "" : v.when.text()},
                    {"prefer", v.prefer.empty() ? "" : v.prefer.text()},
                    {"file", v.file},
+                   {"prelude", v.prelude},
+                   {"types", v.types},
                    {"plan", v.where.str()},
                    {"defines", v.build_options()},
                    {"dtypes", plans::dtypes_of(v)},

@@ -121,7 +121,9 @@ const plans::Variant& KernelChecker::select(const Problem& p) {
   throw Error("no variant of " + p.op() + " serves " + p.line());
 }
 
-const cl::Program& KernelChecker::program_for(const plans::Variant& v, DType dtype) { return rt_.program(v.file, ocl::program_options(v, dtype)); }
+const cl::Program& KernelChecker::program_for(const plans::Variant& v, DType dtype) {
+  return rt_.program(v.file, ocl::program_options(v, dtype), v.prelude);
+}
 
 namespace {
 

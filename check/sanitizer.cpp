@@ -215,7 +215,7 @@ std::string sanitizer_verdict_key(ocl::Runtime& rt, const plans::Variant& v, con
     << (rt.detecting_uninitialized() ? "uninitialized on" : "uninitialized off") << "\n"
     << v.id() << " " << v.nondeterministic << "\n";
   const DType dtype = signature_of(p).dtype;
-  d << std::hex << rt.program_identity(v.file, ocl::program_options(v, dtype)) << std::dec << "\n";
+  d << std::hex << rt.program_identity(v.file, ocl::program_options(v, dtype), v.prelude) << std::dec << "\n";
   for (const auto& l : v.lets) d << "let " << l.name << " = " << l.value.text() << "\n";
   for (const auto& sc : v.scratch) d << "scratch " << sc.name << " " << sc.floats.text() << " " << sc.counters << sc.stored << "\n";
   for (const auto& st : v.steps) {
@@ -224,7 +224,7 @@ std::string sanitizer_verdict_key(ocl::Runtime& rt, const plans::Variant& v, con
     for (const auto& e : st.global) d << " global " << e.text() << "\n";
     for (const auto& e : st.local) d << " local " << e.text() << "\n";
     for (const auto& h : st.handoffs) d << " handoff " << h.buffer << "\n";
-    if (!st.defines.empty()) d << std::hex << rt.program_identity(v.file, ocl::program_options(v.for_step(st), dtype)) << std::dec << "\n";
+    if (!st.defines.empty()) d << std::hex << rt.program_identity(v.file, ocl::program_options(v.for_step(st), dtype), v.prelude) << std::dec << "\n";
   }
   return d.str();
 }

@@ -20,7 +20,8 @@ namespace {
 struct Param {
   bool known = false;
   cl_kernel_arg_address_qualifier address = CL_KERNEL_ARG_ADDRESS_PRIVATE;
-  std::string type, name;  // "float*", "int"
+  std::string type, name;  // "float*", "int": the built-in type its type name stands for
+  std::string declared;    // the type name as the kernel declares it ("realMD*"): messages
   bool is_const = false;
 
   bool pointer() const { return known && address != CL_KERNEL_ARG_ADDRESS_PRIVATE; }
@@ -30,11 +31,26 @@ struct Param {
                     : address == CL_KERNEL_ARG_ADDRESS_LOCAL    ? "local "
                     : address == CL_KERNEL_ARG_ADDRESS_CONSTANT ? "constant "
                                                                 : "";
-    return (is_const ? "const " : "") + a + type + " " + name;
+    return (is_const ? "const " : "") + a + declared + (declared == type ? "" : " (" + type + ")") + " " + name;
+  }
+  // Where the type name resolved to no type plumbline knows: how to declare it.
+  std::string undeclared() const {
+    static const char* builtins[] = {"float", "half", "double", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "size_t", "bool"};
+    std::string base = type;
+    while (!base.empty() && (base.back() == '*' || std::isdigit(static_cast<unsigned char>(base.back())))) base.pop_back();
+    for (const char* b : builtins)
+      if (base == b) return "";
+    std::string name = type;
+    while (!name.empty() && name.back() == '*') name.pop_back();
+    return " ('" + name +
+           "' is no OpenCL type, and no typedef or #define of it is read under this build's defines: declare it in the plan, e.g. `type " + name +
+           " float`)";
   }
 };
 
-std::vector<Param> params_of(const cl::Kernel& k) {
+// The kernel's parameters, their type names resolved through the program's typedefs and macros
+// (`real_arg` -> `float`, `realMD*` -> `float2*`).
+std::vector<Param> params_of(const cl::Kernel& k, const TypeNames& names) {
   const cl_uint n = call("counting the parameters of a kernel", [&] { return k.getInfo<CL_KERNEL_NUM_ARGS>(); });
   std::vector<Param> out(n);
   for (cl_uint i = 0; i < n; ++i) {
@@ -49,6 +65,8 @@ std::vector<Param> params_of(const cl::Kernel& k) {
         while (!s->empty() && (s->back() == '\0' || s->back() == ' ')) s->pop_back();
         s->erase(std::remove(s->begin(), s->end(), ' '), s->end());
       }
+      p.declared = p.type;
+      p.type = names.resolve(p.type);
       p.known = true;
       out[i] = p;
     } catch (const cl::Error&) {
@@ -126,7 +144,7 @@ void set_value(cl::Kernel& k, cl_uint i, const Param& p, const plans::Value& v, 
   if (t == "uchar") return set_scalar<cl_uchar>(k, i, v, what, t, set);
   if (t == "float") return set_scalar<cl_float>(k, i, v, what, t, set);
   if (t == "double") return set_scalar<cl_double>(k, i, v, what, t, set);
-  throw Error(what + ": plumbline cannot pass a value to a parameter of type " + t);
+  throw Error(what + ": plumbline cannot pass a value to a parameter of type " + t + p.undeclared());
 }
 
 // The storage format of the tensor `name` (Signature::storage_of: class indices stay float32).
@@ -206,7 +224,8 @@ void bind_args(cl::Kernel& k, const plans::Variant& v, const plans::Step& st, co
                           : d == DType::F16 ? pr.type.rfind("half", 0) == 0
                                             : pr.type.rfind("ushort", 0) == 0 || pr.type.rfind("short", 0) == 0;
           static const char* held[] = {"floats", "f16 values (half*)", "bf16 words (ushort*)"};
-          if (!ok) throw Error(what + ": buffer '" + a.name + "' holds " + held[static_cast<int>(d)] + ", the parameter is " + pr.type);
+          if (!ok)
+            throw Error(what + ": buffer '" + a.name + "' holds " + held[static_cast<int>(d)] + ", the parameter is " + pr.type + pr.undeclared());
         }
         if (!b) break;  // checking only
         GuardedBuffer* buf = kind == plans::Arg::Kind::Tensor ? b->tensors.at(a.name) : b->scratch.at(scratch_index.at(a.name));
@@ -290,7 +309,7 @@ namespace {
 // Step st's kernel: from `program`, or where the step has defines of its own, from the program built
 // with them (Variant::for_step).
 cl::Kernel kernel_of(Runtime& rt, const cl::Program& variant_program, const plans::Variant& v, const plans::Step& st, const Problem& p) {
-  const cl::Program& program = st.defines.empty() ? variant_program : rt.program(v.file, program_options(v.for_step(st), dtype_of(p)));
+  const cl::Program& program = st.defines.empty() ? variant_program : rt.program(v.file, program_options(v.for_step(st), dtype_of(p)), v.prelude);
   try {
     return cl::Kernel(program, st.entry.c_str());
   } catch (const cl::Error& e) {
@@ -304,10 +323,18 @@ cl::Kernel kernel_of(Runtime& rt, const cl::Program& variant_program, const plan
   }
 }
 
+// The type names step st's program gives its parameters, with the plan's `type` lines over them.
+TypeNames type_names_of(Runtime& rt, const plans::Variant& v, const plans::Step& st, const Problem& p) {
+  TypeNames names = rt.type_names(v.file, program_options(st.defines.empty() ? v : v.for_step(st), dtype_of(p)), v.prelude);
+  names.declare(v.types);
+  return names;
+}
+
 // Binds (or, without buffers, only checks) a step's arguments; evaluation errors name the plan line.
-void bind_step(cl::Kernel& kernel, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers* buffers, size_t& local_bytes) {
+void bind_step(cl::Kernel& kernel, const TypeNames& names, const plans::Variant& v, const plans::Step& st, const Problem& p, const Buffers* buffers,
+               size_t& local_bytes) {
   try {
-    bind_args(kernel, v, st, p, buffers, params_of(kernel), local_bytes);
+    bind_args(kernel, v, st, p, buffers, params_of(kernel, names), local_bytes);
   } catch (const KernelFault&) {
     throw;
   } catch (const Error& e) {
@@ -323,7 +350,7 @@ void check_launch(Runtime& rt, const Problem& p, const plans::Variant& v, const 
     if (!plans::step_applies(v, st, p)) continue;
     cl::Kernel kernel = kernel_of(rt, program, v, st, p);
     size_t local_bytes = 0;
-    bind_step(kernel, v, st, p, nullptr, local_bytes);
+    bind_step(kernel, type_names_of(rt, v, st, p), v, st, p, nullptr, local_bytes);
     check_limits(kernel, rt, st, plans::dispatch(v, st, p), local_bytes, p);
   }
 }
@@ -337,11 +364,12 @@ std::vector<PreparedStep> prepare(Runtime& rt, const Problem& p, const plans::Va
     // driver may count them in CL_KERNEL_LOCAL_MEM_SIZE (NVIDIA's does, as the standard allows), and
     // check_limits would count them twice.
     size_t local_bytes = 0;
-    bind_step(kernel, v, st, p, nullptr, local_bytes);
+    const TypeNames names = type_names_of(rt, v, st, p);
+    bind_step(kernel, names, v, st, p, nullptr, local_bytes);
     const plans::Dispatch d = plans::dispatch(v, st, p);
     check_limits(kernel, rt, st, d, local_bytes, p);
     size_t bound_bytes = 0;
-    bind_step(kernel, v, st, p, &buffers, bound_bytes);
+    bind_step(kernel, names, v, st, p, &buffers, bound_bytes);
     auto range = [](const std::vector<size_t>& s) {
       switch (s.size()) {
         case 0:

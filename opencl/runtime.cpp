@@ -378,28 +378,49 @@ std::string Runtime::source_path(const std::string& file) const {
   return path;
 }
 
-BuiltProgram Runtime::build_file(const std::string& file, const std::string& options) {
+std::string Runtime::program_source(const std::string& file, const std::vector<std::string>& prelude) const {
+  std::string text;
+  for (const auto& f : prelude) {
+    const std::string path = source_path(f);
+    text += inline_includes(read_text(path), path) + "\n";
+  }
   const std::string path = source_path(file);
-  return build(inline_includes(read_text(path), path), options, path);
+  return text + inline_includes(read_text(path), path);
 }
 
-const cl::Program& Runtime::program(const std::string& file, const std::string& options) {
-  const std::string key = file + "\n" + options + optimization_option();
+BuiltProgram Runtime::build_file(const std::string& file, const std::string& options, const std::vector<std::string>& prelude) {
+  return build(program_source(file, prelude), options, source_path(file));
+}
+
+std::string Runtime::program_key(const std::string& file, const std::string& options, const std::vector<std::string>& prelude) const {
+  std::string key;
+  for (const auto& f : prelude) key += f + "\n";
+  return key + file + "\n" + options + optimization_option();
+}
+
+const cl::Program& Runtime::program(const std::string& file, const std::string& options, const std::vector<std::string>& prelude) {
+  const std::string key = program_key(file, options, prelude);
   auto it = programs_.find(key);
   if (it == programs_.end()) {
-    BuiltProgram built = build_file(file, options);
+    BuiltProgram built = build_file(file, options, prelude);
     identities_[key] = built.identity;
     it = programs_.emplace(key, built.program).first;
   }
   return it->second;
 }
 
-uint64_t Runtime::program_identity(const std::string& file, const std::string& options) {
-  const std::string key = file + "\n" + options + optimization_option();
+const TypeNames& Runtime::type_names(const std::string& file, const std::string& options, const std::vector<std::string>& prelude) {
+  const std::string key = program_key(file, options, prelude);
+  auto it = type_names_.find(key);
+  if (it == type_names_.end()) it = type_names_.emplace(key, TypeNames(program_source(file, prelude), options + build_options_)).first;
+  return it->second;
+}
+
+uint64_t Runtime::program_identity(const std::string& file, const std::string& options, const std::vector<std::string>& prelude) {
+  const std::string key = program_key(file, options, prelude);
   if (auto it = identities_.find(key); it != identities_.end()) return it->second;
   // Without building it: what build() would hash (the device's feature defines and optimization included).
-  const std::string path = source_path(file);
-  return identities_[key] = fnv1a(build_key(inline_includes(read_text(path), path), options + build_options_ + optimization_option()));
+  return identities_[key] = fnv1a(build_key(program_source(file, prelude), options + build_options_ + optimization_option()));
 }
 
 GuardedBuffer Runtime::buffer(const std::string& name, int64_t elements, DType dtype) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "opencl/buffer.hpp"
+#include "opencl/type_names.hpp"
 #include "core/error.hpp"
 #include "opencl/cl.hpp"
 #include "opencl/device.hpp"
@@ -97,17 +98,21 @@ class Runtime {
   std::string optimization_option() const;
   // Builds kernel_dir()/file (an absolute or ./ path is taken as is). Lines `#include "NAME"` are
   // replaced by kernel_dir()/NAME before the build, so that the cache key covers every line compiled.
-  BuiltProgram build_file(const std::string& file, const std::string& options = "");
+  BuiltProgram build_file(const std::string& file, const std::string& options = "", const std::vector<std::string>& prelude = {});
+  // A program's full source: the prelude's files (a plan's `file A B C`), then `file`, includes inlined.
+  std::string program_source(const std::string& file, const std::vector<std::string>& prelude = {}) const;
   // The path of a kernel source: as given when absolute or ./-relative, else under kernel_dir().
   std::string source_path(const std::string& file) const;
   // What a build's identity and binary cache entry are keyed by: the device, its driver, the options
   // and the full source text.
   std::string build_key(const std::string& source, const std::string& options) const;
   // build_file's program, built once for this runtime (then kept): what a plan's steps run.
-  const cl::Program& program(const std::string& file, const std::string& options);
+  const cl::Program& program(const std::string& file, const std::string& options, const std::vector<std::string>& prelude = {});
+  // The type names program(file, options, prelude)'s source gives its parameters (opencl/type_names.hpp).
+  const TypeNames& type_names(const std::string& file, const std::string& options, const std::vector<std::string>& prelude = {});
   // The identity (BuiltProgram::identity) of program(file, options), without building it: equal
   // identities run the same code on the same device.
-  uint64_t program_identity(const std::string& file, const std::string& options);
+  uint64_t program_identity(const std::string& file, const std::string& options, const std::vector<std::string>& prelude = {});
   // Seconds this runtime has spent building programs (from source or a cached binary) so far: where a
   // cold run's time goes (check --json's build_seconds).
   double build_seconds() const { return build_seconds_; }
@@ -165,6 +170,8 @@ class Runtime {
   double build_seconds_ = 0;
   std::map<std::string, cl::Program> programs_;  // program(): by file and options
   std::map<std::string, uint64_t> identities_;   // their identities, by the same key
+  std::map<std::string, TypeNames> type_names_;  // their parameters' type names, by the same key
+  std::string program_key(const std::string& file, const std::string& options, const std::vector<std::string>& prelude) const;
 };
 
 // A plan's register cap on NVIDIA: the define MAX_REGISTERS=N (docs/kernel-abi.md) in a program's build

@@ -182,10 +182,26 @@ class PlanParser {
     if (key == "file") {
       need("a .cl file");
       variant_level();
-      const std::string file = file_dir_.empty() || fs::path(rest).is_absolute() ? rest : (fs::path(file_dir_) / rest).string();
-      if (!from_block_ && taken_.erase("file")) restated("file " + rest, file == v.file);
+      // `file A B C`: one program of the files in order, the kernels' entries in any of them.
+      std::vector<std::string> files;
+      std::istringstream names(rest);
+      for (std::string name; names >> name;)
+        files.push_back(file_dir_.empty() || fs::path(name).is_absolute() ? name : (fs::path(file_dir_) / name).string());
+      if (!from_block_ && taken_.erase("file"))
+        restated("file " + rest, files.back() == v.file && std::vector<std::string>(files.begin(), files.end() - 1) == v.prelude);
       if (from_block_) taken_.insert("file");
-      v.file = file;
+      v.file = files.back();
+      v.prelude.assign(files.begin(), files.end() - 1);
+    } else if (key == "type") {
+      variant_level();
+      std::istringstream words(rest);
+      std::string name, type, extra;
+      words >> name >> type >> extra;
+      if (!is_identifier(name) || type.empty() || !extra.empty())
+        throw Error(
+            "'type " + rest +
+            "': a type line is 'type NAME BUILTIN' (a kernel parameter's type name and the OpenCL type it stands for, e.g. type real_arg float)");
+      v.types[name] = type;
     } else if (key == "define") {
       need("NAME=VALUE");
       auto& defines = step ? step->defines : v.defines;  // after a step: that step's own
@@ -390,9 +406,10 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error("unknown keyword '" + key +
-                  "' (known: op, variant, block, use, include, file, define, dtypes, devices, needs, nondeterministic, when, prefer, let, scratch, "
-                  "counters, stored, tune, require, class, step, args, global, local, handoff)");
+      throw Error(
+          "unknown keyword '" + key +
+          "' (known: op, variant, block, use, include, file, type, define, dtypes, devices, needs, nondeterministic, when, prefer, let, scratch, "
+          "counters, stored, tune, require, class, step, args, global, local, handoff)");
     }
   }
 

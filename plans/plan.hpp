@@ -103,7 +103,13 @@ struct ShapeClass {
 
 struct Variant {
   std::string op, name;
-  std::string file;                                          // the .cl: a name under the kernel folder, or an absolute path
+  std::string file;  // the .cl: a name under the kernel folder, or an absolute path
+  // Files compiled before `file`, in order, as one program (`file A B C`: a library's kernels split
+  // over files, as its host code concatenates them).
+  std::vector<std::string> prelude;
+  // Type names of the kernels' parameters the plan declares (`type real_arg float`), where the
+  // program's own typedefs do not say (opencl/type_names.hpp).
+  std::map<std::string, std::string> types;
   std::vector<std::pair<std::string, std::string>> defines;  // in the plan's order
   Expr when;                                                 // empty: every problem. The problems the variant computes right.
   // Where it is the one to choose (`prefer`: empty for all it serves): a condition of speed, not of

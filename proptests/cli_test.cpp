@@ -295,6 +295,31 @@ TEST(CliPlans, WhenRestrictsAKernelFileToTheProblemsItServes) {
   EXPECT_NE(bad.output.find("--when: 'tx == 0': unknown name 'tx'; matmul has the attributes"), std::string::npos) << bad.output;
 }
 
+// A library's kernels as they ship: a program of two files, parameter types named by typedefs that the
+// build's defines choose (real_arg, realV* as float4* under VW=4); a planted bug in that style is caught
+// with a repro that fails again; a type plumbline cannot read is refused naming it and the plan line
+// that declares it, and the declared one passes.
+TEST(CliPlans, ALibrarysKernelsPlugInUnchanged) {
+  const std::string dir = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/library_style/";
+  const Outcome good = run("check add --cases 40 --device pocl:0 --plan " + dir + "xaxpy.plan");
+  EXPECT_EQ(good.status, 0) << good.output;
+  EXPECT_NE(good.output.find("pass  40 cases (scalar 20, vec4 20)"), std::string::npos) << good.output;
+  const Outcome bad = run("check add --cases 40 --device pocl:0 --plan " + dir + "xaxpy_drops_last_vector.plan");
+  ASSERT_EQ(bad.status, 1) << bad.output;
+  const size_t at = bad.output.find("repro:   plumbline ");
+  ASSERT_NE(at, std::string::npos) << bad.output;
+  const Outcome again = run(bad.output.substr(at + 19, bad.output.find('\n', at) - at - 19));
+  EXPECT_EQ(again.status, 1) << again.output;
+  const Outcome opaque = run("check add --cases 4 --device pocl:0 --plan " + dir + "opaque.plan");
+  EXPECT_EQ(opaque.status, 2) << opaque.output;
+  EXPECT_NE(opaque.output.find("the parameter is real_t* ('real_t' is no OpenCL type, and no typedef or #define of it is read under this build's "
+                               "defines: declare it in the plan, e.g. `type real_t float`)"),
+            std::string::npos)
+      << opaque.output;
+  const Outcome declared = run("check add --cases 4 --device pocl:0 --plan " + dir + "opaque_declared.plan");
+  EXPECT_EQ(declared.status, 0) << declared.output;
+}
+
 TEST(CliPlans, BenchTimesAUserKernelWithItsOwnLaunch) {
   const fs::path json = temp_dir() / "rb_gemm_bench.json";
   fs::remove(json);

@@ -24,6 +24,7 @@
 #include "check/shrink.hpp"
 #include "check/launch_shape.hpp"
 #include "check/stress.hpp"
+#include "opencl/type_names.hpp"
 #include "core/registry.hpp"
 #include "mutants/systematic.hpp"
 #include "plans/library.hpp"
@@ -471,6 +472,32 @@ TEST(StressProblems, FillAnH200WithinTheirBytesAndSayWhereTheyFallShort) {
   const Problem p = raced[0].problem.value();
   EXPECT_GE(p.i("k"), 1024) << p.line();
   EXPECT_GE(p.i("m") * p.i("n") * std::max<int64_t>(1, p.i("batch")), 2048 * 2048) << p.line();
+}
+
+// A program's parameter type names resolve through its typedefs and macros as the build's defines
+// select them (opencl/type_names.hpp).
+TEST(TypeNames, TheTypedefsTheBuildsDefinesSelect) {
+  const std::string source =
+      "#ifndef PRECISION\n  #define PRECISION 32\n#endif\n"
+      "#if PRECISION == 16\n  typedef half real;\n  typedef half2 real2;\n#elif PRECISION == 32\n  typedef float real;\n  typedef float2 "
+      "real2;\n#endif\n"
+      "typedef real real_arg;\n"
+      "#if defined(WIDE) && VW == 2\n  typedef real2 realV;\n#else\n  typedef real realV;\n#endif\n"
+      "#define index_t unsigned int\n"
+      "#ifdef GONE\n  typedef double gone;\n#endif\n"
+      "typedef struct { float x; } pair;\n";
+  const ocl::TypeNames plain(source, "-DDTYPE_F32 -cl-kernel-arg-info");
+  EXPECT_EQ(plain.resolve("real_arg"), "float");
+  EXPECT_EQ(plain.resolve("realV*"), "float*");
+  EXPECT_EQ(plain.resolve("index_t"), "uint");
+  EXPECT_EQ(plain.resolve("gone"), "gone");  // under no define
+  EXPECT_EQ(plain.resolve("float4*"), "float4*");
+  const ocl::TypeNames wide(source, "-DPRECISION=16 -DWIDE -DVW=2");
+  EXPECT_EQ(wide.resolve("real_arg"), "half");
+  EXPECT_EQ(wide.resolve("realV*"), "half2*");
+  ocl::TypeNames declared(source, "");
+  declared.declare({{"pair", "float2"}});
+  EXPECT_EQ(declared.resolve("pair*"), "float2*");
 }
 
 // Batch files compose (bench/batch.hpp): includes, `ops` and `dtype` expand a shape written once.

@@ -167,10 +167,11 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(plan_error("op matmul\nvariant v\n"), "t.plan:2: variant matmul/v has no steps");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1\nvariant v\n"),
             "t.plan:6: variant 'v' of matmul is defined twice (first at t.plan:2)");
-  EXPECT_EQ(plan_error("op matmul\nvariant v\n  stpe s\n"),
-            "t.plan:3: unknown keyword 'stpe' (known: op, variant, block, use, include, file, define, dtypes, devices, needs, nondeterministic, "
-            "when, prefer, let, "
-            "scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
+  EXPECT_EQ(
+      plan_error("op matmul\nvariant v\n  stpe s\n"),
+      "t.plan:3: unknown keyword 'stpe' (known: op, variant, block, use, include, file, type, define, dtypes, devices, needs, nondeterministic, "
+      "when, prefer, let, "
+      "scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
