@@ -295,7 +295,7 @@ TEST(CliPlans, WhenRestrictsAKernelFileToTheProblemsItServes) {
   EXPECT_NE(bad.output.find("--when: 'tx == 0': unknown name 'tx'; matmul has the attributes"), std::string::npos) << bad.output;
 }
 
-// A library's kernels as they ship: a program of two files, parameter types named by typedefs that the
+// A library's kernels as they ship: a program of three files, parameter types named by typedefs that the
 // build's defines choose (real_arg, realV* as float4* under VW=4); a planted bug in that style is caught
 // with a repro that fails again; a type plumbline cannot read is refused naming it and the plan line
 // that declares it, and the declared one passes.
