@@ -9,6 +9,7 @@
 #include "check/function_check.hpp"
 #include "check/generators.hpp"
 #include "check/gradcheck.hpp"
+#include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core/registry.hpp"
 #include "reference/reference.hpp"
@@ -130,6 +131,17 @@ PYBIND11_MODULE(_plumbline, m) {
         return lines;
       },
       py::arg("op"), py::arg("n") = 10, py::arg("seed") = 1, "n problem lines of op, drawn as `plumbline check` draws them.");
+  m.def(
+      "round_to",
+      [](const py::handle& values, const std::string& format) {
+        const DType d = dtype_from_string(format);
+        TensorF t = from_array<float>(values, "values");
+        for (auto& x : t.data) x = round_to(d, x);
+        return to_array(t);
+      },
+      py::arg("values"), py::arg("format"),
+      "values (float32) rounded to the storage format f32, f16 or bf16 as a kernel's store rounds them: to nearest, ties to even, "
+      "overflow to Inf; float32 arrays that hold values of the format.");
   m.def(
       "inputs",
       [](const std::string& line, const std::string& values, uint64_t seed) {

@@ -17,7 +17,7 @@ judged as the format stores it.
 from ._plumbline import Error, attributes, canonical, operators, signature
 from ._plumbline import check as _check
 from ._plumbline import gradcheck as _gradcheck
-from ._plumbline import inputs, problems
+from ._plumbline import inputs, problems, round_to
 
 from ._plumbline import reference as _reference
 
@@ -35,6 +35,7 @@ __all__ = [
     "operators",
     "problems",
     "reference",
+    "round_to",
     "signature",
 ]
 

@@ -251,6 +251,20 @@ class Torch(unittest.TestCase):
         self.assertTrue(plumbline.check("softmax", softmax_torch, cases=20, dtypes=["f32"], torch=True)["passed"])
 
 
+class RoundTo(unittest.TestCase):
+    def test_round_to_rounds_as_a_kernels_store_and_a_bf16_softmax_passes(self):
+        x = np.array([1.0 + 2.0**-8, 1.0 + 3 * 2.0**-8, 70000.0, -0.0], dtype=np.float32)
+        # bf16 keeps 8 significant bits: ties go to even; f16 overflows past 65504.
+        self.assertEqual(list(plumbline.round_to(x, "bf16")), [1.0, 1.0 + 2.0**-6, 70144.0, -0.0])
+        self.assertEqual(plumbline.round_to(x, "f16")[2], np.inf)
+        self.assertEqual(list(plumbline.round_to(x, "f32")), list(x))
+
+        def softmax_rounded(problem, inputs):
+            return plumbline.round_to(softmax(problem, inputs), problem["dtype"])
+
+        self.assertTrue(plumbline.check("softmax", softmax_rounded, cases=24, dtypes=["bf16", "f16"])["passed"])
+
+
 class DocsPythonMd(unittest.TestCase):
     """docs/python.md runs as written: its Python blocks in order, in one namespace, and where a block is
     followed by "prints" and a plain block, that is what it prints."""
