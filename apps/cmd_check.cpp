@@ -74,6 +74,8 @@ nlohmann::json to_json(const CaseResult& r) {
   if (r.skipped) j["skipped"] = true;
   if (!r.exempted.empty()) j["exempted"] = r.exempted;
   if (r.cached) j["cached"] = true;
+  if (r.nonfinite != NonfinitePolicy::Limits) j["nonfinite"] = to_string(r.nonfinite);
+  if (r.ieee_accepted) j["ieee_accepted"] = r.ieee_accepted;
   return j;
 }
 
@@ -146,6 +148,7 @@ struct OpResult {
   std::vector<std::string> sampled;                            // per sampled case: "variant: what the sample covered"
   std::map<std::string, std::pair<int, std::string>> skipped;  // variant -> cases skipped, the first one's reason
   std::map<std::string, std::string> exempted;                 // variant -> the first case's reports set aside
+  std::map<std::string, int64_t> ieee;                         // variant judged under ieee -> elements only that policy passed
   bool stop = false;                                           // three failures: no more cases
 
   void add(const nlohmann::json& c) {
@@ -159,6 +162,7 @@ struct OpResult {
       if (s.first++ == 0) s.second = c["message"].get<std::string>();
     }
     if (c.contains("exempted")) exempted.emplace(variant, c["exempted"].get<std::string>());
+    if (c.value("nonfinite", "") == "ieee") ieee[variant] += c.value("ieee_accepted", int64_t{0});
     cached += c.value("cached", false);
     // JSON has no infinity: a ratio that was infinite comes back from the child as null.
     worst = std::max(worst, c["worst_ratio"].is_number() ? c["worst_ratio"].get<double>() : INFINITY);
@@ -269,6 +273,7 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   add("--dtypes", dtypes);
   add("--when", s.when);
   add("--variant", s.variant);
+  add("--nonfinite", s.nonfinite);
   return a;
 }
 
@@ -403,6 +408,9 @@ std::string summary_of(const std::string& op, const std::string& device, const O
   for (const auto& [name, s] : r.skipped)
     out += "  " + op + "/" + name + ": " + std::to_string(s.first) + " case" + (s.first == 1 ? "" : "s") + " skipped, not judged: " + s.second + "\n";
   for (const auto& [name, what] : r.exempted) out += "  " + op + "/" + name + ": set aside as the plan declares: " + what + "\n";
+  for (const auto& [name, accepted] : r.ieee)
+    out += "  " + op + "/" + name + ": judged under the ieee non-finite policy: " + std::to_string(accepted) +
+           " elements passed as IEEE arithmetic on the formula gives them, where the reference's rules differ\n";
   if (r.cached > 0)
     out += "  " + std::to_string(r.cached) + " of " + std::to_string(r.ran) +
            " cases clean in an earlier run of the same programs and launch, not simulated again\n";

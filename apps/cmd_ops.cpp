@@ -59,6 +59,7 @@ nlohmann::json variants_json(const std::string& op) {
                    {"devices", v.devices},
                    {"needs", v.needs},
                    {"nondeterministic", v.nondeterministic},
+                   {"nonfinite", v.nonfinite},
                    {"tune", tune},
                    {"require", require},
                    {"classes", classes},

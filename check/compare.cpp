@@ -31,7 +31,67 @@ double reach_of(const ErrorModel& model, double gamma_k, double mag, double ref)
   return b32 + unit_roundoff(model.storage) * (std::abs(ref) + b32) + min_subnormal(model.storage) / 2;
 }
 
+// The class bit of IeeeOutcome that a value falls in (0: a nonzero finite value).
+uint8_t class_of(double v) {
+  if (std::isnan(v)) return IeeeOutcome::kNaN;
+  if (std::isinf(v)) return v > 0 ? IeeeOutcome::kPosInf : IeeeOutcome::kNegInf;
+  return v == 0 ? IeeeOutcome::kZero : 0;
+}
+
+// Why the reference differs from IEEE evaluation there, for the message.
+std::string rule_explained(EdgeRule r) {
+  switch (r) {
+    case EdgeRule::Limit:
+      return "the reference takes the limit at an infinite input (or 0 for 0 x log 0), where IEEE evaluation of the formula gives this";
+    case EdgeRule::Padding:
+      return "the reference leaves padding out, where IEEE evaluation multiplies it as zeros (0 x Inf = NaN)";
+    case EdgeRule::Overflow:
+      return "an intermediate of the formula overflows float here, where the result does not";
+    case EdgeRule::None:
+      break;
+  }
+  return "";
+}
+
 }  // namespace
+
+const char* to_string(NonfinitePolicy p) { return p == NonfinitePolicy::Ieee ? "ieee" : "limits"; }
+
+NonfinitePolicy nonfinite_policy_from(const std::string& word, const std::string& what) {
+  if (word == "limits") return NonfinitePolicy::Limits;
+  if (word == "ieee") return NonfinitePolicy::Ieee;
+  throw Error(what + " '" + word + "': the non-finite policies are limits (the default) and ieee (docs/verification.md)");
+}
+
+std::string verdict_of(EdgeRule r) {
+  switch (r) {
+    case EdgeRule::Limit:
+      return "non-finite: limit";
+    case EdgeRule::Padding:
+      return "non-finite: padding";
+    case EdgeRule::Overflow:
+      return "overflow";
+    case EdgeRule::None:
+      break;
+  }
+  return "non-finite";
+}
+
+std::string verdict_of(const Comparison& c) {
+  if (c.untrustworthy) return "untrustworthy";
+  if (c.mismatches > c.rule_mismatches) return c.nonfinite_mismatches ? "non-finite" : "wrong";
+  return verdict_of(c.rule);
+}
+
+void ErrorModel::depart(int64_t n, int64_t i, uint8_t classes, EdgeRule r, const std::string& why, double v) {
+  if (ieee.empty()) ieee.resize(static_cast<size_t>(n));
+  std::string& words = ieee_why[static_cast<size_t>(r)];
+  if (words.empty()) words = why;
+  IeeeOutcome& o = ieee.at(static_cast<size_t>(i));
+  if (o.rule == EdgeRule::None) o.rule = r;
+  o.classes |= classes;
+  if (classes & IeeeOutcome::kValue) o.value = v;
+}
 
 TensorD error_bounds(const TensorD& ref, const ErrorModel& model) {
   TensorD b(ref.shape);
@@ -69,6 +129,35 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
       c.first_why = why;
     }
   };
+  // A value the reference's rules reject at element i: where it is IEEE evaluation's answer there
+  // (ErrorModel::ieee), the ieee policy passes it and the limits policy names the rule; otherwise it
+  // is a mismatch as it stands. `nonfinite`: one of class (NaN, Inf), not of size.
+  auto reject = [&](int64_t i, double ratio, double bound, bool nonfinite, const std::string& why) {
+    const double k = got[i];
+    if (!model.ieee.empty()) {
+      const IeeeOutcome& o = model.ieee[static_cast<size_t>(i)];
+      const bool value_ok = (o.classes & IeeeOutcome::kValue) && std::isfinite(k) && std::abs(k - o.value) <= bound;
+      if (o.rule != EdgeRule::None && ((class_of(k) & o.classes) || value_ok)) {
+        if (model.nonfinite == NonfinitePolicy::Ieee) {
+          ++c.ieee_accepted;
+          return;
+        }
+        ++c.mismatches, ++c.rule_mismatches;
+        note(i, ratio, bound, "");
+        if (c.rule == EdgeRule::None) c.rule = o.rule;
+        if (c.rule_message.empty()) {
+          const std::string& words = model.ieee_why[static_cast<size_t>(o.rule)];
+          c.rule_why = why + " [" + verdict_of(o.rule) + ": " + (words.empty() ? rule_explained(o.rule) : words) + "; --nonfinite ieee accepts it]";
+          c.rule_message = "output '" + name + "' element " + std::to_string(i) + ": " + c.rule_why;
+          c.rule_index = i;
+        }
+        return;
+      }
+    }
+    ++c.mismatches;
+    if (nonfinite) ++c.nonfinite_mismatches;
+    note(i, ratio, bound, why);
+  };
   const double g = gamma_of(model.k);
   for (int64_t i = begin; i < end; ++i) {
     const double k = got[i], r = ref[i];
@@ -77,10 +166,7 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
     // marks the element (peak = Inf: rounding near a kink, where relu' may be 0 or 1, times Inf).
     const bool marked = model.peak.numel() && std::isinf(model.peak[i]);  // the model says: unjudgeable
     if (std::isnan(r) && !marked) {
-      if (!std::isnan(k)) {
-        ++c.mismatches, ++c.nonfinite_mismatches;
-        note(i, INFINITY, 0, subject + " " + show(k) + ", reference NaN (non-finite class differs)");
-      }
+      if (!std::isnan(k)) reject(i, INFINITY, 0, true, subject + " " + show(k) + ", reference NaN (non-finite class differs)");
       continue;
     }
     const double mag = model.mag.numel() ? model.mag[i] : 0.0;
@@ -98,20 +184,18 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
       const bool ok =
           std::isnan(r) ? std::isnan(k) : (std::isinf(k) || (near && std::abs(k) >= max_finite(model.storage))) && std::signbit(k) == std::signbit(r);
       if (!ok) {
-        ++c.mismatches, ++c.nonfinite_mismatches;
         // A finite reference beyond the format's range is said as the format stores it: +-Inf.
         const std::string stored = std::isfinite(r) ? std::string(", ") + (r < 0 ? "-inf" : "inf") + " in " + to_string(model.storage) +
                                                           " (its largest finite value is " + show(max_finite(model.storage)) + ")"
                                                     : "";
-        note(i, INFINITY, 0, subject + " " + show(k) + ", reference " + show(r) + stored + " (non-finite class differs)");
+        reject(i, INFINITY, 0, true, subject + " " + show(k) + ", reference " + show(r) + stored + " (non-finite class differs)");
       }
       continue;
     }
     if (std::isinf(k) && std::signbit(k) == std::signbit(r) && std::abs(r) + reach_of(model, g, mag, r) >= overflow_threshold(model.storage))
       continue;  // within its bound of the overflow threshold: rounds to Inf
     if (std::isnan(k) || std::isinf(k)) {
-      ++c.mismatches, ++c.nonfinite_mismatches;
-      note(i, INFINITY, 0, subject + " " + show(k) + " where the reference is finite (" + show(r) + ")");
+      reject(i, INFINITY, 0, true, subject + " " + show(k) + " where the reference is finite (" + show(r) + ")");
       continue;
     }
     // Below FLT_MIN a float result may be a subnormal (spacing 2^-149) or flushed to zero (devices need
@@ -125,14 +209,13 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
     c.max_error = std::max(c.max_error, err);
     const double ratio = err == 0 ? 0.0 : (bound > 0 ? err / bound : INFINITY);
     if (ratio > 1) {
-      ++c.mismatches;
-      note(i, ratio, bound,
-           subject + " " + show(k) + ", reference " + show(r) +
-               (model.exact
-                    ? (model.storage == DType::F32 ? std::string(" (exact mode: must be equal)")
-                                                   : " (exact mode: must equal the reference rounded to " + std::string(to_string(model.storage)) +
-                                                         ", " + show(round_to(model.storage, static_cast<float>(r))) + ")")
-                    : ", error " + show(err) + " > bound " + show(bound)));
+      reject(i, ratio, bound, false,
+             subject + " " + show(k) + ", reference " + show(r) +
+                 (model.exact
+                      ? (model.storage == DType::F32 ? std::string(" (exact mode: must be equal)")
+                                                     : " (exact mode: must equal the reference rounded to " + std::string(to_string(model.storage)) +
+                                                           ", " + show(round_to(model.storage, static_cast<float>(r))) + ")")
+                      : ", error " + show(err) + " > bound " + show(bound)));
     } else {
       note(i, ratio, bound, "");
     }
@@ -145,7 +228,8 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
 
 Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model, const std::string& subject) {
   if (got.shape != ref.shape) throw Error("output '" + name + "' has shape " + got.shape.str() + ", the reference " + ref.shape.str());
-  if ((model.mag.numel() && model.mag.shape != ref.shape) || (model.peak.numel() && model.peak.shape != ref.shape))
+  if ((model.mag.numel() && model.mag.shape != ref.shape) || (model.peak.numel() && model.peak.shape != ref.shape) ||
+      (!model.ieee.empty() && static_cast<int64_t>(model.ieee.size()) != ref.numel()))
     throw Error("error model of '" + name + "' has the wrong shape");
   // Chunks of elements judged apart on the host's cores (core/parallel.hpp), then joined in order:
   // counts add up, the worst element is the first with the largest ratio and the message the first
@@ -167,7 +251,13 @@ Comparison compare(const std::string& name, const TensorF& got, const TensorD& r
       c.worst_got = part.worst_got, c.worst_ref = part.worst_ref, c.worst_bound = part.worst_bound;
     }
     if (c.message.empty() && !part.message.empty()) c.message = part.message, c.first_index = part.first_index, c.first_why = part.first_why;
+    c.rule_mismatches += part.rule_mismatches;
+    c.ieee_accepted += part.ieee_accepted;
+    if (c.rule_message.empty() && !part.rule_message.empty())
+      c.rule = part.rule, c.rule_message = part.rule_message, c.rule_why = part.rule_why, c.rule_index = part.rule_index;
   }
+  // The message names a proper mismatch where there is one, else the first rule's.
+  if (c.message.empty() && !c.rule_message.empty()) c.message = c.rule_message, c.first_index = c.rule_index, c.first_why = c.rule_why;
   const int64_t zero_where_nonzero = c.zero_where_nonzero, nonzero_refs = c.nonzero_refs;
   // More than half of the outputs that should be nonzero (at least 4 of them) are exactly zero: the
   // kernel likely computed nothing (or wrote zeros), which a loose comparison could pass.

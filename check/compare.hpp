@@ -12,7 +12,13 @@
 // format, and the format's range decides where Inf is right.
 // The worst error/bound ratio is reported: a healthy kernel sits well below 1. An output mostly zero
 // where the reference is not is untrustworthy, whatever the ratio.
+// Non-finite policies (docs/verification.md): the reference follows rules of its own at the edges
+// (the limit at an infinite input, padding that contributes nothing, no overflow of an intermediate
+// where the result is finite). Each family's error model records, element by element, where IEEE
+// arithmetic on the operator's defining formula gives something else (ErrorModel::ieee); a kernel that
+// gives it there fails under `limits` with the rule named, and passes under `ieee`.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -38,6 +44,30 @@ inline double gamma_of(double k) {
   return d / (1 - d);
 }
 
+// Which edge answers pass: the reference's rules alone, or also IEEE arithmetic's on the formula.
+enum class NonfinitePolicy { Limits, Ieee };
+const char* to_string(NonfinitePolicy p);
+// "limits" or "ieee"; Error naming both otherwise. `what` says where the word came from.
+NonfinitePolicy nonfinite_policy_from(const std::string& word, const std::string& what = "--nonfinite");
+
+// The reference's rule that IEEE evaluation of the formula departs from at an element.
+enum class EdgeRule : uint8_t {
+  None,
+  Limit,    // an infinite input's limit (gelu(-Inf) = -0), or 0 x log 0 = 0: IEEE gives NaN
+  Padding,  // padding contributes nothing: IEEE multiplies it as zeros, and 0 x Inf = NaN
+  Overflow  // an intermediate of the formula overflows float where the result does not
+};
+// What IEEE evaluation may give at an element where it departs from the reference (several classes
+// where it depends on the order of a sum).
+struct IeeeOutcome {
+  static constexpr uint8_t kNaN = 1, kPosInf = 2, kNegInf = 4, kZero = 8, kValue = 16;
+  uint8_t classes = 0;  // none: no departure here
+  EdgeRule rule = EdgeRule::None;
+  double value = 0;  // with kValue: a finite result, judged within the element's bound
+};
+// The verdict a rule's mismatches get: "non-finite: limit", "non-finite: padding", "overflow".
+std::string verdict_of(EdgeRule r);
+
 // How large an output's error may be. mag has the output's shape (empty tensor: zero).
 struct ErrorModel {
   bool exact = false;  // compare bit for bit
@@ -48,6 +78,14 @@ struct ErrorModel {
   // no float kernel can hold it, and the element is not judged.
   TensorD peak;
   DType storage = DType::F32;  // the outputs' storage format (error_models() sets it from the problem)
+  // Per element, where IEEE evaluation of the formula departs from the reference (empty: nowhere), and
+  // per rule what happens there, in words, for the messages.
+  std::vector<IeeeOutcome> ieee;
+  std::array<std::string, 4> ieee_why;
+  NonfinitePolicy nonfinite = NonfinitePolicy::Limits;
+  // Records a departure at element i of an output of n elements (classes add up; the first rule and
+  // the first words for a rule stay).
+  void depart(int64_t n, int64_t i, uint8_t classes, EdgeRule rule, const std::string& why, double value = 0);
 };
 
 struct Comparison {
@@ -63,7 +101,18 @@ struct Comparison {
   int64_t first_index = -1;  // the element the message names, and what is wrong with it
   std::string first_why;
   int64_t zero_where_nonzero = 0, nonzero_refs = 0;  // the untrustworthy test's counts
+  // Mismatches that are IEEE evaluation's answer where the reference follows a rule (policy limits):
+  // counted in mismatches too; rule is the first one's. The message names a proper mismatch first.
+  int64_t rule_mismatches = 0;
+  EdgeRule rule = EdgeRule::None;
+  std::string rule_message, rule_why;  // the first such mismatch, in words
+  int64_t rule_index = -1;
+  int64_t ieee_accepted = 0;  // elements passed under the ieee policy only
 };
+
+// The verdict of a failed comparison: untrustworthy, non-finite, wrong, or the rule's
+// ("non-finite: limit", ...) where every mismatch is IEEE evaluation's answer.
+std::string verdict_of(const Comparison& c);
 
 // `subject` names what computed `got` in the messages ("kernel"; "result" for a function's).
 Comparison compare(const std::string& name, const TensorF& got, const TensorD& ref, const ErrorModel& model, const std::string& subject = "kernel");

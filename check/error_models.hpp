@@ -18,7 +18,9 @@ namespace plumbline {
 using ErrorModelFn =
     std::function<std::vector<ErrorModel>(const Problem&, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref, bool integer_inputs)>;
 
-std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref, bool integer_inputs);
+// policy: which edge answers pass (check/compare.hpp), set on every model.
+std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref, bool integer_inputs,
+                                     NonfinitePolicy policy = NonfinitePolicy::Limits);
 bool has_error_model(const std::string& op);
 // The error model of an added operator (check/extend.hpp); Error when the operator has one already.
 void add_error_model(const std::string& op, ErrorModelFn fn);
@@ -35,6 +37,19 @@ std::vector<ErrorModel> linear(const Problem& p, const std::vector<TensorD>& inp
 inline bool inf_times_vanishing_slope(Act a, double d_y, double x) {
   return std::isinf(d_y) && std::isfinite(x) && a != Act::Relu && a != Act::None && std::abs(act_derivative(a, x)) < 1.1754943508222875e-38;
 }
+
+// Where IEEE evaluation of act's formula at x departs from the reference (compare.hpp), recorded at
+// element i of m's n: gelu and silu at -Inf are -Inf x 0 = NaN (their limit is -0); silu's exp(-x)
+// overflows float below -88.72, where x / (1 + exp(-x)) is -0 (the true value reaches -2e-37). dx: how
+// far a float evaluation's x may be off (error_models/elementwise.cpp).
+void act_departure(ErrorModel& m, int64_t n, int64_t i, Act a, double x, double dx = 0);
+
+// Averages (a sum of terms, then one division) whose float sum may overflow before the division,
+// where the result does not: the classes IEEE evaluation may give there (an Inf of a sign whose terms
+// reach the threshold, NaN where both signs, or an infinite term and the other sign, do), for an
+// operator of one input x that averages (its reference is linear in x). divisor: each output's.
+// `sum` names the sum in the messages ("the window's sum").
+void overflowing_averages(ErrorModel& m, const Problem& p, const TensorD& x, const TensorD& divisor, double terms, const std::string& sum);
 
 // Rounding of act(x) and of act'(x) in float, in units of u (error_models/elementwise.cpp).
 double act_magnitude(Act a, double x);

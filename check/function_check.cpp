@@ -36,9 +36,10 @@ void judge_outputs(CaseResult& r, const Signature& sig, const std::vector<Tensor
     const Comparison c = compare(sig.outputs[i].name, outputs[i], ref[i], models[i], subject);
     r.worst_ratio = std::max(r.worst_ratio, c.worst_ratio);
     r.max_error = std::max(r.max_error, c.max_error);
+    r.ieee_accepted += c.ieee_accepted;
     if (!c.passed && r.passed) {
       r.passed = false;
-      r.verdict = c.untrustworthy ? "untrustworthy" : c.nonfinite_mismatches ? "non-finite" : "wrong";
+      r.verdict = verdict_of(c);
       r.message = c.message + " (" + std::to_string(c.mismatches) + " of " + std::to_string(c.elements) + " elements off)";
     }
   }
@@ -59,17 +60,20 @@ void judge_case(CaseResult& r, const Problem& p, const Signature& sig, const Cas
   const std::vector<TensorD> ref_flushed = run_reference(p, flushed);
   CaseResult again = r;
   again.worst_ratio = again.max_error = 0;
-  judge_outputs(again, sig, outputs, ref_flushed, error_models(p, flushed, ref_flushed, integers), subject);
+  again.ieee_accepted = 0;
+  const NonfinitePolicy policy = models.empty() ? NonfinitePolicy::Limits : models.front().nonfinite;
+  judge_outputs(again, sig, outputs, ref_flushed, error_models(p, flushed, ref_flushed, integers, policy), subject);
   if (again.passed) r = again;
 }
 
-CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn) {
+CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn, NonfinitePolicy policy) {
   CaseResult r{p, "host", "function", values, seed};
+  r.nonfinite = policy;
   const Signature sig = signature_of(p);
   if (sig.flops > kReferenceBudget) throw Error(p.line() + ": its double reference costs more than the 2e10 FLOPs a function check runs");
   const CaseInputs in = draw_inputs(sig, values, seed);
   const std::vector<TensorD> ref = run_reference(p, in.d);
-  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers);
+  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers, policy);
   std::vector<TensorF> out;
   try {
     out = fn(p, in.f);
@@ -94,7 +98,7 @@ CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, c
 }
 
 FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cases, uint64_t seed, std::optional<Values> values,
-                             std::optional<Problem> problem, const std::vector<std::string>& dtypes) {
+                             std::optional<Problem> problem, const std::vector<std::string>& dtypes, NonfinitePolicy policy) {
   Registry::get().find(op);  // an unknown operator: the error that lists the known ones
   for (const auto& d : dtypes)
     if (d != "f32" && d != "f16" && d != "bf16") throw Error("storage format '" + d + "': the formats are f32, f16 and bf16");
@@ -109,14 +113,15 @@ FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cas
     }
     const Values v = values.value_or(values_for_case(i));
     const uint64_t case_seed = problem ? seed : seed + static_cast<uint64_t>(i);
-    const CaseResult r = check_function_case(drawn.value(), v, case_seed, fn);
+    const CaseResult r = check_function_case(drawn.value(), v, case_seed, fn, policy);
     ++out.cases;
     out.worst_ratio = std::max(out.worst_ratio, r.worst_ratio);
+    out.ieee_accepted += r.ieee_accepted;
     if (r.passed) continue;
     out.passed = false;
     out.original = r.problem;
-    const Problem small = shrink_failure(drawn, [&](const Problem& q) { return !check_function_case(q, v, case_seed, fn).passed; });
-    out.failure = small == r.problem ? r : check_function_case(small, v, case_seed, fn);
+    const Problem small = shrink_failure(drawn, [&](const Problem& q) { return !check_function_case(q, v, case_seed, fn, policy).passed; });
+    out.failure = small == r.problem ? r : check_function_case(small, v, case_seed, fn, policy);
     break;
   }
   return out;

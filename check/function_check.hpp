@@ -21,7 +21,8 @@ struct CaseResult {
   Values values = Values::Normal;
   uint64_t seed = 0;
   bool passed = false;
-  std::string verdict;  // pass, wrong, non-finite, unwritten, out-of-bounds, input-modified, counters-left,
+  std::string verdict;  // pass, wrong, non-finite (and, where IEEE evaluation of the formula gives the value: non-finite: limit,
+                        // non-finite: padding, overflow; check/compare.hpp), unwritten, out-of-bounds, input-modified, counters-left,
                         // untrustworthy, crashed, hung, bad-output (a function's outputs of the wrong number or shape),
                         // nondeterministic (two launches differ), race, uninitialized, barrier-divergence, sanitizer
                         // (a simulator's reports: check/sanitizer.hpp), skipped
@@ -33,8 +34,10 @@ struct CaseResult {
   // Not judged at all: the device could not run the kernel (a simulator's missing instruction, its
   // compiler's refusal); message says why. Never a pass.
   bool skipped = false;
-  std::string exempted;  // a simulator's reports the plan set aside, in words (check/sanitizer.hpp)
-  bool cached = false;   // a simulator's clean verdict of an identical earlier case, not simulated again
+  std::string exempted;                                 // a simulator's reports the plan set aside, in words (check/sanitizer.hpp)
+  bool cached = false;                                  // a simulator's clean verdict of an identical earlier case, not simulated again
+  NonfinitePolicy nonfinite = NonfinitePolicy::Limits;  // the policy it was judged under
+  int64_t ieee_accepted = 0;                            // elements that passed under the ieee policy only
 };
 
 // Problems of at most kKernelCaseBudget FLOPs in the random cases (the double reference runs each);
@@ -67,22 +70,24 @@ void judge_case(CaseResult& r, const Problem& p, const Signature& sig, const Cas
 // outputs (in the signature's order). It may throw; an Error is the function's fault (bad-output).
 using OutputsFn = std::function<std::vector<TensorF>(const Problem&, const std::vector<TensorF>&)>;
 
-CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn);
+CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn, NonfinitePolicy policy = NonfinitePolicy::Limits);
 
 struct FunctionCheck {
   bool passed = true;
   int cases = 0;
   double worst_ratio = 0;
-  CaseResult failure;  // the first failing case, shrunk (when !passed)
-  Problem original;    // the problem it was shrunk from
+  int64_t ieee_accepted = 0;  // elements over every case that passed under the ieee policy only
+  CaseResult failure;         // the first failing case, shrunk (when !passed)
+  Problem original;           // the problem it was shrunk from
 };
 
 // Cases 0..cases-1 drawn as `plumbline check` draws them (sizes sweeping from small to large, value
 // distributions in turn, seed + i per case), or the one `problem`; `values` fixes the distribution;
 // `dtypes` (f32, f16, bf16) the storage formats, four cases each in turn (default: as drawn, every
 // format the operator takes). Stops at the first failure and shrinks it. Error for an unknown operator
-// or format.
+// or format. `policy`: which edge answers pass (check/compare.hpp).
 FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cases, uint64_t seed, std::optional<Values> values = std::nullopt,
-                             std::optional<Problem> problem = std::nullopt, const std::vector<std::string>& dtypes = {});
+                             std::optional<Problem> problem = std::nullopt, const std::vector<std::string>& dtypes = {},
+                             NonfinitePolicy policy = NonfinitePolicy::Limits);
 
 }  // namespace plumbline

@@ -246,9 +246,15 @@ Execution KernelChecker::execute(const Problem& p, const std::vector<TensorF>& i
   return ex;
 }
 
+NonfinitePolicy KernelChecker::nonfinite_policy(const plans::Variant& v) const {
+  const std::string& word = source_.nonfinite.empty() ? v.nonfinite : source_.nonfinite;
+  return word.empty() ? NonfinitePolicy::Limits : nonfinite_policy_from(word, source_.nonfinite.empty() ? "nonfinite" : "--nonfinite");
+}
+
 CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, const plans::Variant* v) {
   const plans::Variant& variant = v ? *v : select(p);
   CaseResult r{p, rt_.device().selector, variant.name, values, seed};
+  r.nonfinite = nonfinite_policy(variant);
   // On a simulator, a clean verdict of an identical earlier case stands (check/sanitizer.hpp): not
   // even its programs are built again.
   const std::string verdict_key = rt_.simulated() ? sanitizer_verdict_key(rt_, variant, p, values, seed) : "";
@@ -279,7 +285,7 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
   if (sampled(p)) return run_sampled(p, values, seed, variant, std::move(r));
   const CaseInputs in = draw_inputs(sig, values, seed);
   const std::vector<TensorD> ref = run_reference(p, in.d);
-  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers);
+  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers, r.nonfinite);
   const std::optional<Execution> ex = execute_case(p, in.f, variant, r);
   if (ex && replayed(p, in.f, variant, *ex, r)) judge_case(r, p, sig, in, ex->outputs, ref, models, values == Values::Integers);
   if (!verdict_key.empty() && r.passed) store_clean_verdict(verdict_key, {r.exempted, r.worst_ratio, r.max_error, r.seconds});
@@ -378,9 +384,9 @@ CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t 
   say("inputs drawn, running the kernel", large);
   const std::optional<Execution> ex = execute_case(p, in_f, variant, r);
   if (!ex || !replayed(p, in_f, variant, *ex, r)) return r;
-  const SampledCheck s = check_sampled(p, in_f, ex->outputs, values == Values::Integers, seed, [&](int64_t done, int64_t total) {
-    say("checked " + std::to_string(done) + " of " + std::to_string(total) + " sampled units");
-  });
+  const SampledCheck s = check_sampled(
+      p, in_f, ex->outputs, values == Values::Integers, seed,
+      [&](int64_t done, int64_t total) { say("checked " + std::to_string(done) + " of " + std::to_string(total) + " sampled units"); }, r.nonfinite);
   r.passed = s.passed;
   r.verdict = s.verdict;
   r.message = s.passed ? "" : s.message + " (" + std::to_string(s.mismatches) + " of " + std::to_string(s.elements) + " sampled elements off)";

@@ -52,6 +52,9 @@ class KernelChecker {
   const std::vector<plans::Variant>& variants(const std::string& op);
   // All it knows of op's variants on this device: those variants(), the tuned, the passed over, the unavailable.
   const KernelVariants& kernels(const std::string& op);
+  // The non-finite policy v's cases are judged under: --nonfinite (the source's), else v's plan line,
+  // else limits (check/compare.hpp).
+  NonfinitePolicy nonfinite_policy(const plans::Variant& v) const;
   // The variant that serves p: the first whose condition holds, as tuned for p's shape class on this
   // device when the database has an entry whose defines serve p (else with the plan's defines).
   const plans::Variant& select(const Problem& p);

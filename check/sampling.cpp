@@ -79,10 +79,10 @@ struct UnitResult {
   std::vector<int> output;  // which output of the large problem each comparison is
 };
 
-UnitResult check_unit(const SliceKind& kind, int64_t unit, const std::vector<TensorF>& got, bool ints) {
+UnitResult check_unit(const SliceKind& kind, int64_t unit, const std::vector<TensorF>& got, bool ints, NonfinitePolicy policy) {
   const Slice s = kind.cut(unit);
   const std::vector<TensorD> ref = run_reference(s.problem, s.inputs);
-  const std::vector<ErrorModel> models = error_models(s.problem, s.inputs, ref, ints);
+  const std::vector<ErrorModel> models = error_models(s.problem, s.inputs, ref, ints, policy);
   const Signature sig = signature_of(s.problem);
   UnitResult r;
   for (size_t o = 0; o < ref.size(); ++o) {
@@ -121,7 +121,7 @@ double slicers::largest_magnitude(const TensorF& t) {
 double fraction_caught(int64_t s) { return s <= 0 ? 1.0 : 1.0 - std::pow(0.01, 1.0 / static_cast<double>(s)); }
 
 SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, const std::vector<TensorF>& got, bool ints, uint64_t seed,
-                           const std::function<void(int64_t, int64_t)>& progress) {
+                           const std::function<void(int64_t, int64_t)>& progress, NonfinitePolicy policy) {
   const Signature sig = signature_of(p);
   const SlicePlan plan = slice_plan(p, in);
   SampledCheck out;
@@ -174,7 +174,7 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
   parallel_for(
       static_cast<int64_t>(jobs.size()),
       [&](int64_t j) {  // the references and comparisons inside run serially (core/parallel.hpp)
-        results[static_cast<size_t>(j)] = check_unit(plan.kinds[jobs[j].kind], jobs[j].unit, got, ints);
+        results[static_cast<size_t>(j)] = check_unit(plan.kinds[jobs[j].kind], jobs[j].unit, got, ints, policy);
         const int64_t d = ++done;
         if (progress) {
           std::lock_guard<std::mutex> lock(progress_mutex);
@@ -199,7 +199,7 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
         const auto& decl = sig.outputs[static_cast<size_t>(r.output[c])];
         const int64_t flat = r.at[c][static_cast<size_t>(cmp.first_index)];
         out.passed = false;
-        out.verdict = cmp.nonfinite_mismatches ? "non-finite" : "wrong";
+        out.verdict = verdict_of(cmp);
         out.message = "output '" + decl.name + "' element " + index_str(decl.shape, flat) + ": " + cmp.first_why + " (sampled unit " +
                       index_str(Shape(plan.kinds[jobs[j].kind].grid), jobs[j].unit) + " of the " + plan.kinds[jobs[j].kind].unit + ")";
       }

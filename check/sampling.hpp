@@ -68,7 +68,7 @@ inline constexpr int64_t kMaxSampledUnits = 4096;
 struct SampledCheck {
   bool passed = true;
   bool untrustworthy = false;
-  std::string verdict = "pass";  // pass, wrong, non-finite, untrustworthy
+  std::string verdict = "pass";  // pass, wrong, non-finite, untrustworthy, or a rule's (verdict_of in check/compare.hpp)
   std::string message;           // the first problem, naming the large problem's element
   double worst_ratio = 0, max_error = 0;
   int64_t elements = 0, mismatches = 0;
@@ -76,9 +76,10 @@ struct SampledCheck {
 };
 
 // Checks the kernel's outputs `got` of p (inputs `in`) on a sample of units. integer_inputs: exact mode
-// where the error model allows it. progress(done, total) is called as slices finish.
+// where the error model allows it. progress(done, total) is called as slices finish. policy: which
+// edge answers pass (check/compare.hpp).
 SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, const std::vector<TensorF>& got, bool integer_inputs, uint64_t seed,
-                           const std::function<void(int64_t, int64_t)>& progress = {});
+                           const std::function<void(int64_t, int64_t)>& progress = {}, NonfinitePolicy policy = NonfinitePolicy::Limits);
 
 // The fraction of units a sample of `s` random units catches with probability 99%.
 double fraction_caught(int64_t s);

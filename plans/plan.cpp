@@ -351,6 +351,16 @@ class PlanParser {
       need("the reason two launches on the same inputs may differ (float atomics, say)");
       variant_level();
       v.nondeterministic = rest;
+    } else if (key == "nonfinite") {
+      need("a policy and the reason: nonfinite ieee WHY (the edge answers IEEE arithmetic gives pass too)");
+      variant_level();
+      const size_t sp = rest.find_first_of(" \t");
+      const std::string policy = rest.substr(0, sp);
+      if (policy != "limits" && policy != "ieee")
+        throw Error("nonfinite '" + policy + "': the non-finite policies are limits (the default) and ieee (docs/verification.md)");
+      if (policy == "ieee" && sp == std::string::npos)
+        throw Error("'nonfinite ieee' needs the reason: nonfinite ieee WHY (say why the kernel keeps IEEE arithmetic's answers at the edges)");
+      v.nonfinite = policy;
     } else if (key == "handoff") {
       if (!step) throw Error("'handoff' outside a step: it names a buffer that step's kernel hands between its work-groups");
       const size_t sp = rest.find_first_of(" \t");
@@ -406,10 +416,10 @@ class PlanParser {
       step->lines[key] = line_;
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
-      throw Error(
-          "unknown keyword '" + key +
-          "' (known: op, variant, block, use, include, file, type, define, dtypes, devices, needs, nondeterministic, when, prefer, let, scratch, "
-          "counters, stored, tune, require, class, step, args, global, local, handoff)");
+      throw Error("unknown keyword '" + key +
+                  "' (known: op, variant, block, use, include, file, type, define, dtypes, devices, needs, nondeterministic, nonfinite, when, "
+                  "prefer, let, scratch, "
+                  "counters, stored, tune, require, class, step, args, global, local, handoff)");
     }
   }
 

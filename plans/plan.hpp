@@ -141,6 +141,9 @@ struct Variant {
   // Why two launches on the same inputs may give different bits (`nondeterministic REASON`: float
   // atomics, say), empty for a deterministic variant: check runs every case twice and compares them.
   std::string nondeterministic;
+  // The non-finite policy its results are judged under (`nonfinite ieee WHY`; check/compare.hpp):
+  // "ieee", "limits", or empty for the default (limits). `check --nonfinite` overrides it.
+  std::string nonfinite;
 
   // "-DTS=32 -DWPT=4": the build options of the variant's program.
   std::string build_options() const;

@@ -114,6 +114,8 @@ void KernelSource::validate() const {
   if ((!args.empty() || !local.empty()) && global.empty()) throw Error("--args and --local need --global (the global size)");
   if (!global.empty() && entries.size() != 1) throw Error("--global describes one step: give one --entry (for several steps, write a --plan file)");
   parse_defines(defines);
+  if (!nonfinite.empty() && nonfinite != "limits" && nonfinite != "ieee")
+    throw Error("--nonfinite '" + nonfinite + "': the non-finite policies are limits (the default) and ieee (docs/verification.md)");
 }
 
 std::string KernelSource::flags() const {
@@ -133,6 +135,7 @@ std::string KernelSource::flags() const {
   add("--dtypes", join(dtypes));
   add("--when", when);
   add("--variant", variant);
+  add("--nonfinite", nonfinite);
   return f;
 }
 

@@ -20,6 +20,9 @@ struct KernelSource {
   std::vector<std::string> dtypes;   // --dtypes: the storage formats a --kernel-file takes (default f32)
   std::string when;                  // --when: the problems a --kernel-file serves, as a plan's `when` (default: all)
   std::string variant;
+  // --nonfinite: the non-finite policy every variant is judged under ("limits", "ieee"), over what
+  // their plans declare; empty: each variant's own (default limits).
+  std::string nonfinite;
   // The tuning database that applies to these variants: "" is ours for our plans and none for a
   // user's; a folder applies its entries (a paired baseline from another revision brings its own).
   std::string tuning_dir;

@@ -295,6 +295,38 @@ TEST(CliPlans, WhenRestrictsAKernelFileToTheProblemsItServes) {
   EXPECT_NE(bad.output.find("--when: 'tx == 0': unknown name 'tx'; matmul has the attributes"), std::string::npos) << bad.output;
 }
 
+// A kernel that keeps IEEE arithmetic's answers at the edges (gelu_tanh as its formula reads: NaN at
+// -Inf): under --nonfinite ieee, or its plan's `nonfinite ieee` line, it passes and the summary says
+// how many elements only that policy passed; under the default it fails naming the rule, and the repro
+// of a run under ieee carries the policy.
+TEST(CliPlans, TheNonfinitePolicyJudgesAKernelsEdgeAnswers) {
+  const std::string file = std::string(PLUMBLINE_SOURCE_DIR) + "/proptests/kernels/act_gelu_tanh_literal.cl";
+  const std::string kernel = " --device pocl:0 --values edge --cases 12 --kernel-file " + file + " --entry gelu_tanh_literal --when 'act == 2'";
+  const Outcome ieee = run("check act --nonfinite ieee" + kernel);
+  EXPECT_EQ(ieee.status, 0) << ieee.output;
+  EXPECT_NE(ieee.output.find("act/user: judged under the ieee non-finite policy: "), std::string::npos) << ieee.output;
+  const Outcome limits = run("check act" + kernel);
+  EXPECT_EQ(limits.status, 1) << limits.output;
+  EXPECT_NE(limits.output.find("[non-finite: limit]: output 'y' element "), std::string::npos) << limits.output;
+  EXPECT_NE(limits.output.find("gelu_tanh(-Inf) is -0 by its limit, where IEEE evaluation of x times its gate gives -Inf x 0 = NaN; "
+                               "--nonfinite ieee accepts it]"),
+            std::string::npos)
+      << limits.output;
+  // The plan line says it for the variant; --nonfinite limits overrides it, and its repro says so.
+  const fs::path plan = temp_dir() / "gelu_literal.plan";
+  std::ofstream(plan) << "op act\nvariant literal\n  nonfinite ieee gelu_tanh as its formula reads keeps IEEE's NaN at -Inf\n  file " << file
+                      << "\n  when act == 2\n  step gelu_tanh_literal\n    args x, y, n, act\n    global n\n";
+  const Outcome planned = run("check act --device pocl:0 --values edge --cases 12 --plan " + plan.string());
+  EXPECT_EQ(planned.status, 0) << planned.output;
+  EXPECT_NE(planned.output.find("act/literal: judged under the ieee non-finite policy"), std::string::npos) << planned.output;
+  const Outcome overridden = run("check act --device pocl:0 --values edge --cases 12 --nonfinite limits --plan " + plan.string());
+  EXPECT_EQ(overridden.status, 1) << overridden.output;
+  EXPECT_NE(overridden.output.find("--nonfinite limits"), std::string::npos) << "the repro carries the policy\n" << overridden.output;
+  const Outcome bad = run("check act --nonfinite lenient" + kernel);
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("--nonfinite 'lenient': the non-finite policies are limits (the default) and ieee"), std::string::npos) << bad.output;
+}
+
 // A library's kernels as they ship: a program of three files, parameter types named by typedefs that the
 // build's defines choose (real_arg, realV* as float4* under VW=4); a planted bug in that style is caught
 // with a repro that fails again; a type plumbline cannot read is refused naming it and the plan line

@@ -170,9 +170,13 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(
       plan_error("op matmul\nvariant v\n  stpe s\n"),
       "t.plan:3: unknown keyword 'stpe' (known: op, variant, block, use, include, file, type, define, dtypes, devices, needs, nondeterministic, "
-      "when, prefer, let, "
+      "nonfinite, when, prefer, let, "
       "scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
+  EXPECT_EQ(plan_error("op act\nvariant v\n  nonfinite ieee\n"),
+            "t.plan:3: 'nonfinite ieee' needs the reason: nonfinite ieee WHY (say why the kernel keeps IEEE arithmetic's answers at the edges)");
+  EXPECT_EQ(plan_error("op act\nvariant v\n  nonfinite lenient because\n"),
+            "t.plan:3: nonfinite 'lenient': the non-finite policies are limits (the default) and ieee (docs/verification.md)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  define F=float\n  step s\n    args a\n    global F\n"), "t.plan:6: 'F': define F is not an integer");
   EXPECT_EQ(plan_error(""), "t.plan: no variants (a plan starts with 'op NAME', then 'variant NAME')");
 }

@@ -168,7 +168,8 @@ PYBIND11_MODULE(_plumbline, m) {
   m.def(
       "check",
       [](const std::string& op, const py::function& fn, int cases, uint64_t seed, std::optional<std::string> values,
-         std::optional<std::string> problem, std::vector<std::string> dtypes) {
+         std::optional<std::string> problem, std::vector<std::string> dtypes, const std::string& nonfinite) {
+        const NonfinitePolicy policy = nonfinite_policy_from(nonfinite, "nonfinite");
         const OutputsFn call = [&fn](const Problem& p, const std::vector<TensorF>& in) {
           const Signature sig = signature_of(p);
           py::object out;
@@ -187,11 +188,12 @@ PYBIND11_MODULE(_plumbline, m) {
         std::optional<Problem> one;
         if (problem) one = problem_of(*problem);
         if (one && one->op() != op) throw Error("problem '" + *problem + "' is not a problem of " + op);
-        const FunctionCheck r = check_function(op, call, cases, seed, v, one, dtypes);
+        const FunctionCheck r = check_function(op, call, cases, seed, v, one, dtypes, policy);
         py::dict d;
         d["passed"] = r.passed;
         d["cases"] = r.cases;
         d["worst_ratio"] = r.worst_ratio;
+        d["ieee_accepted"] = r.ieee_accepted;
         if (!r.passed) {
           d["failure"] = case_dict(r.failure);
           d["original"] = r.original.line();
@@ -199,7 +201,8 @@ PYBIND11_MODULE(_plumbline, m) {
         return d;
       },
       py::arg("op"), py::arg("fn"), py::arg("cases") = 100, py::arg("seed") = 1, py::arg("values") = py::none(), py::arg("problem") = py::none(),
-      py::arg("dtypes") = std::vector<std::string>{}, "Checks fn(problem_line, inputs) against the reference; a dict of the result.");
+      py::arg("dtypes") = std::vector<std::string>{}, py::arg("nonfinite") = "limits",
+      "Checks fn(problem_line, inputs) against the reference; a dict of the result.");
   m.def(
       "gradcheck",
       [](const std::string& line, std::optional<py::function> backward, uint64_t seed) {

@@ -105,7 +105,7 @@ def correctness_section(check):
     cases = check["cases"]
     devices = sorted({c["device"] for c in cases})
     ops = list(dict.fromkeys(c["op"] for c in cases))
-    cell = {}
+    cell, ieee = {}, {}
     for c in cases:
         k = (c["op"], c["device"])
         n, bad, worst, _ = cell.get(k, (0, 0, {}, 0))
@@ -119,6 +119,8 @@ def correctness_section(check):
             worst,
             cell.get(k, (0, 0, {}, 0))[3] + bool(c.get("skipped")),
         )
+        if c.get("nonfinite") == "ieee":  # judged under the ieee non-finite policy (a plan line or --nonfinite)
+            ieee[k] = ieee.get(k, 0) + c.get("ieee_accepted", 0)
     head = "".join(f"<th>{esc(d)}</th>" for d in devices)
     rows = []
     for op in ops:
@@ -130,6 +132,11 @@ def correctness_section(check):
             n, bad, worst, skipped = cell[(op, d)]
             link = f' <a href="#{anchor("fail", op, d)}">details</a>' if bad else ""
             link += f", {skipped} skipped (not judged)" if skipped else ""
+            link += (
+                f", under the ieee non-finite policy ({ieee[(op, d)]} elements passed as IEEE arithmetic gives them)"
+                if (op, d) in ieee
+                else ""
+            )
             ratios = (
                 fmt(worst["f32"])
                 if list(worst) == ["f32"]

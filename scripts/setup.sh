@@ -13,6 +13,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev      # apps/: argument parsing, JSON
   python3 python3-matplotlib python3-scipy  # reports/ (Debian's python3, /usr/bin/python3)
   pybind11-dev python3-dev python3-numpy    # python/: the Python API
+  python3-torch                        # python/tests: PyTorch's CPU kernels checked as a client (non-finite policies)
   chromium                             # reports/: the report is tested in headless Chromium
   clang libclang-rt-14-dev             # fuzz/: libFuzzer harnesses of the parsers
   clang-format black                   # scripts/format.sh and its test: the C++ and Python files' format

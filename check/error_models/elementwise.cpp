@@ -77,12 +77,31 @@ double slope_magnitude(Act a, double x) {
   return 0;
 }
 
+void act_departure(ErrorModel& m, int64_t n, int64_t i, Act a, double x, double dx) {
+  if (a != Act::GeluTanh && a != Act::GeluErf && a != Act::Silu) return;
+  if (x == -INFINITY) {
+    m.depart(n, i, IeeeOutcome::kNaN, EdgeRule::Limit,
+             std::string(a == Act::GeluTanh  ? "gelu_tanh"
+                         : a == Act::GeluErf ? "gelu_erf"
+                                             : "silu") +
+                 "(-Inf) is -0 by its limit, where IEEE evaluation of x times its gate gives -Inf x 0 = NaN");
+  } else if (a == Act::Silu && x - kBoundConstant * kUnitRoundoff * dx <= -88.72) {
+    // exp(-x) beyond FLT_MAX (ln FLT_MAX = 88.7228; exp errs by 3 ulp): x / Inf, or x times a 0 sigmoid.
+    m.depart(n, i, IeeeOutcome::kZero, EdgeRule::Overflow,
+             "silu's exp(-x) overflows float below x = -88.72, where x / (1 + exp(-x)) gives -0 and the true value is not below "
+             "float's smallest normal");
+  }
+}
+
 namespace {
 
 std::vector<ErrorModel> act_model(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
   const Act a = parse_act(p.s("act"));
   ErrorModel m{a == Act::None || a == Act::Relu, 1, 0, TensorD(in[0].shape)};
-  for (int64_t i = 0; i < in[0].numel(); ++i) m.mag[i] = act_magnitude(a, in[0][i]);
+  for (int64_t i = 0; i < in[0].numel(); ++i) {
+    m.mag[i] = act_magnitude(a, in[0][i]);
+    act_departure(m, in[0].numel(), i, a, in[0][i]);
+  }
   return moved(m);
 }
 

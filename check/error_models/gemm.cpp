@@ -53,8 +53,10 @@ std::vector<ErrorModel> forward(const Problem& p, const std::vector<TensorD>& in
   const Act a = parse_act(p.s("act"));
   const Pre pre = pre_activation(p, in);
   ErrorModel e{ints && (a == Act::None || a == Act::Relu), 1, 0, TensorD(ref[0].shape), pre.dpre};
-  for (int64_t i = 0; i < e.mag.numel(); ++i)
+  for (int64_t i = 0; i < e.mag.numel(); ++i) {
     e.mag[i] = std::isfinite(pre.value[i]) ? slope_bound(a, pre.value[i], pre.dpre[i]) * pre.dpre[i] + act_magnitude(a, pre.value[i]) : 0;
+    act_departure(e, e.mag.numel(), i, a, pre.value[i], pre.dpre[i]);
+  }
   return moved(e);
 }
 

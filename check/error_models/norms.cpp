@@ -68,11 +68,34 @@ Stats stats(const Geometry& g, const double* x, double eps) {
 
 double dxhat(const Stats& s, double x) { return s.r * (std::abs(x - s.mean) + s.dmean) + std::abs((x - s.mean) * s.r) * (s.rel_r + 1); }
 
+// IEEE evaluation of the moments as sum x and sum x^2 (E[x^2] - mean^2, as PyTorch's CPU kernels and
+// many one-pass GPU kernels compute them) overflows float where the reference's sum of (x - mean)^2
+// does not (one value of 1e30 in a row of one): var is then Inf - Inf = NaN, or Inf where mean^2 stays
+// finite, and y = (x - mean) * 0 * gamma + beta = beta. The segment's elements get those outcomes.
+void one_pass_overflow(ErrorModel& e, const Geometry& g, const std::vector<TensorD>& in, int64_t seg, const Stats& s) {
+  if (g.rms || !s.finite || !(s.peak <= FLT_MAX)) return;  // rms_norm's peak is sum x^2 already
+  const double* x = in[0].data.data() + seg * g.length;
+  double squares = 0, abs_sum = 0;
+  for (int64_t j = 0; j < g.length; ++j) squares += x[j] * x[j], abs_sum += std::abs(x[j]);
+  const double threshold = 3.4028235677973366e38 / (1 + gamma_of(static_cast<double>(g.length)));
+  if (squares < threshold) return;  // (abs_sum reaches it only where squares do)
+  // A partial sum of x overflowing makes mean infinite and x - mean infinite: NaN too.
+  const bool nan = s.mean * s.mean >= threshold || abs_sum >= threshold;
+  for (int64_t j = 0; j < g.length; ++j) {
+    const double gamma = in[1][g.param(seg, j)], beta = in[2][g.param(seg, j)];
+    // var = Inf, rstd = 0: beta (0 x an infinite gamma: NaN).
+    const uint8_t c = nan || !std::isfinite(gamma) ? IeeeOutcome::kNaN : IeeeOutcome::kValue;
+    e.depart(in[0].numel(), seg * g.length + j, c, EdgeRule::Overflow,
+             "the moments as sums of x and x^2 (var = E[x^2] - mean^2) overflow float, where the sum of (x - mean)^2 does not", beta);
+  }
+}
+
 std::vector<ErrorModel> forward_model(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool) {
   const Geometry g = geometry(p);
   ErrorModel e{false, 1, 0, TensorD(ref[0].shape), TensorD(ref[0].shape)};
   for (int64_t seg = 0; seg < g.segments; ++seg) {
     const Stats s = stats(g, in[0].data.data() + seg * g.length, p.f("eps"));
+    one_pass_overflow(e, g, in, seg, s);
     for (int64_t j = 0; j < g.length; ++j) {
       const int64_t k = seg * g.length + j;
       e.peak[k] = s.peak;

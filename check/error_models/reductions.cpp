@@ -11,7 +11,9 @@ void add_reductions(std::map<std::string, ErrorModelFn>& m) {
     return linear(p, in, {terms(p)}, ints);
   };
   m["mean"] = [terms](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
-    return linear(p, in, {terms(p)}, false, 3);
+    auto v = linear(p, in, {terms(p)}, false, 3);
+    overflowing_averages(v[0], p, in[0], TensorD(v[0].mag.shape, terms(p)), terms(p), "the sum");
+    return v;
   };
   m["transpose"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) { return linear(p, in, {0}, true); };
 }

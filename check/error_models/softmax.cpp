@@ -8,6 +8,7 @@
 // Backwards and the loss compose these with their sums (gamma(n) over |terms|). An exp that underflows
 // (exp(-104)) has an absolute error up to FLT_MIN (subnormal, or flushed): where a large factor
 // multiplies it afterwards (d_loss / b, a row sum of d_y), that error is scaled with it.
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 
@@ -58,6 +59,26 @@ bool finite_row(const double* x, int64_t n) {
 double softmax_mag(const Row& r, int64_t j) { return r.y[j] * ((std::abs(r.shift[j]) + 4) + r.rel_sum + 3); }
 double log_softmax_mag(const Row& r, int64_t j) {
   return std::abs(r.shift[j]) + 4 * std::abs(r.log_sum) + r.rel_sum + std::abs(r.shift[j] - r.log_sum);
+}
+
+// Soft labels: IEEE evaluation of -sum t log_softmax(x) multiplies a zero weight by a log_softmax of
+// -Inf, 0 x -Inf = NaN, where the reference takes the limit 0 (t log t -> 0): at a logit of -Inf, or
+// one whose x - max overflows float (the difference of two finite logits a rounding cannot hold).
+void zero_weight_times_log_zero(ErrorModel& e, const std::vector<TensorD>& in, int64_t b, int64_t c) {
+  for (int64_t i = 0; i < b; ++i) {
+    const double* x = in[0].data.data() + i * c;
+    if (!finite_row(x, c)) continue;  // NaN either way
+    const double m = *std::max_element(x, x + c);
+    for (int64_t j = 0; j < c; ++j) {
+      if (in[1][i * c + j] != 0) continue;
+      if (x[j] == -INFINITY)
+        e.depart(1, 0, IeeeOutcome::kNaN, EdgeRule::Limit,
+                 "a zero label weight meets a logit of -Inf: the reference takes t log t -> 0, where IEEE evaluation gives 0 x -Inf = NaN");
+      else if (x[j] - m <= -overflow_threshold(DType::F32))
+        e.depart(1, 0, IeeeOutcome::kNaN, EdgeRule::Overflow,
+                 "a zero label weight meets a logit whose x - max overflows float to -Inf: IEEE evaluation gives 0 x -Inf = NaN");
+    }
+  }
 }
 
 template <class F>  // F(row stats, row index) -> void, fills mag
@@ -132,7 +153,9 @@ void add_softmax(std::map<std::string, ErrorModelFn>& m) {
         mag += std::abs(t) * (log_softmax_mag(r, j) + (b * c + 2) * std::abs(r.shift[j] - r.log_sum));
       }
     }
-    return moved(ErrorModel{false, 1, 2, TensorD(ref[0].shape, mag / static_cast<double>(b))});
+    ErrorModel e{false, 1, 2, TensorD(ref[0].shape, mag / static_cast<double>(b))};
+    if (soft) zero_weight_times_log_zero(e, in, b, c);
+    return moved(e);
   };
   // d_ij = d_loss / b * (p_ij T_i - t_ij), T_i = sum_j t_ij (c terms); p_ij carries softmax_mag.
   m["cross_entropy_bwd"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>& ref, bool) {

@@ -132,7 +132,19 @@ def _torch_inputs(inputs, device):
     return {k: torch.from_numpy(v).to(device) if device else torch.from_numpy(v) for k, v in inputs.items()}
 
 
-def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, name=None, dtypes=None, torch=False):
+def check(
+    op,
+    fn,
+    cases=100,
+    seed=1,
+    values=None,
+    problem=None,
+    device=None,
+    name=None,
+    dtypes=None,
+    torch=False,
+    nonfinite="limits",
+):
     """Checks fn(problem, inputs) -> outputs against the reference of `op` on `cases` random problems
     (or the one `problem`, a line or a dict of attributes). fn gets a Problem (its attributes by name,
     `.line`) and a dict of float32 arrays by name, and returns the outputs as an array (one output), a
@@ -142,8 +154,10 @@ def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, nam
     f16 and bf16 in turn, four cases each). `torch=True`: the inputs come as torch tensors, on `device`
     where given (e.g. "cuda:0"); otherwise `device` only names where fn computes, for the messages.
     `name`: fn's name in the repro (default: its __name__). An exception that fn raises fails its case
-    (shrunk, with the repro). Returns a dict (passed, cases, worst_ratio); raises CheckFailure with the
-    shrunk problem and a repro."""
+    (shrunk, with the repro). `nonfinite`: "limits" (the reference's rules at the edges) or "ieee" (also
+    what IEEE arithmetic gives for the operator's formula there, as PyTorch computes it; docs/verification.md).
+    Returns a dict (passed, cases, worst_ratio, ieee_accepted); raises CheckFailure with the shrunk
+    problem and a repro."""
     line = _line(op, problem) if problem is not None else None
 
     def call(p, i):
@@ -158,13 +172,14 @@ def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, nam
         values=values,
         problem=line,
         dtypes=list(dtypes or []),
+        nonfinite=nonfinite,
     )
     r["device"] = device
     if r["passed"]:
         return r
     f = r["failure"]
     fn_name = name or getattr(fn, "__name__", "fn")
-    repro = 'plumbline.check("%s", %s, problem="%s", values="%s", seed=%d%s%s)' % (
+    repro = 'plumbline.check("%s", %s, problem="%s", values="%s", seed=%d%s%s%s)' % (
         op,
         fn_name,
         f["problem"],
@@ -172,6 +187,7 @@ def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, nam
         f["seed"],
         ', device="%s"' % device if device else "",
         ", torch=True" if torch else "",
+        ', nonfinite="%s"' % nonfinite if nonfinite != "limits" else "",
     )
     message = "FAIL %s%s [%s]: %s\n  problem: %s  (values %s, seed %d)\n  repro:   %s" % (
         op,
@@ -184,11 +200,12 @@ def check(op, fn, cases=100, seed=1, values=None, problem=None, device=None, nam
         repro,
     )
     # The same problem and inputs through the command line, for an OpenCL kernel of the same operator.
-    message += "\n  cli:     plumbline check %s --problem '%s' --values %s --seed %d" % (
+    message += "\n  cli:     plumbline check %s --problem '%s' --values %s --seed %d%s" % (
         op,
         f["problem"],
         f["values"],
         f["seed"],
+        " --nonfinite " + nonfinite if nonfinite != "limits" else "",
     )
     if r["original"] != f["problem"]:
         message += "\n  (shrunk from %s)" % r["original"]

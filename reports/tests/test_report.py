@@ -106,6 +106,25 @@ def check_doc(failing):
             "seconds": 1e-5,
         }
     )
+    # act judged under the ieee non-finite policy: the report says so beside its cell
+    cases.append(
+        {
+            "op": "act",
+            "family": "elementwise",
+            "problem": "act:n=3,act=gelu_tanh",
+            "device": "pocl:0",
+            "values": "edge",
+            "seed": 22,
+            "passed": True,
+            "verdict": "pass",
+            "message": "",
+            "worst_ratio": 0.1,
+            "max_error": 1e-7,
+            "seconds": 1e-5,
+            "nonfinite": "ieee",
+            "ieee_accepted": 1,
+        }
+    )
     failures = []
     if failing:
         cases.append(
@@ -303,6 +322,7 @@ class Report(unittest.TestCase):
         ):
             self.assertIn(f'id="{section}"', dom)
         self.assertIn("FAIL: something failed or regressed", dom)
+        self.assertIn("under the ieee non-finite policy (1 elements passed as IEEE arithmetic gives them)", dom)
         self.assertIn("max_pool2d_bwd:n=1,c=1,h=2,w=2,kh=2,kw=2,sh=2,sw=2,ph=0,pw=0", dom)  # the shrunk problem
         self.assertIn("plumbline check max_pool2d_bwd --problem", dom)  # its repro
         self.assertIn("--kernel-file spread.cl --entry spread", dom)
