@@ -141,7 +141,7 @@ TEST(NonfiniteDepartures, AWindowSumThatOverflowsBeforeTheDivisionGivesTheClasse
   EXPECT_EQ(classes_at(model_of(pool, {{-2e38, -2e38, 1, 0}}), 0), IeeeOutcome::kNegInf);
   EXPECT_EQ(classes_at(model_of(pool, {{2e38, 2e38, -2e38, -2e38}}), 0), IeeeOutcome::kPosInf | IeeeOutcome::kNegInf | IeeeOutcome::kNaN);
   EXPECT_EQ(classes_at(model_of(pool, {{2e38, 2e38, -kInf, 0}}), 0), IeeeOutcome::kNaN);  // Inf - Inf
-  EXPECT_TRUE(model_of(pool, {{2e38, 1e38, 1, 0}}).ieee.empty());                       // 3e38: a float
+  EXPECT_TRUE(model_of(pool, {{2e38, 1e38, 1, 0}}).ieee.empty());                         // 3e38: a float
   EXPECT_EQ(classes_at(model_of("mean:m=1,n=3,over=row", {{3e38, 3e38, 1}}), 0), IeeeOutcome::kPosInf);
   EXPECT_EQ(classes_at(model_of("global_avg_pool:h=1,w=2", {{-3e38, -3e38}}), 0), IeeeOutcome::kNegInf);
 }

@@ -81,7 +81,9 @@ def cross_entropy(p, i):
 
 
 def avg_pool2d(p, i):
-    y = F.avg_pool2d(_t(i["x"]), (p["kh"], p["kw"]), (p["sh"], p["sw"]), (p["ph"], p["pw"]), count_include_pad=bool(p["cip"]))
+    y = F.avg_pool2d(
+        _t(i["x"]), (p["kh"], p["kw"]), (p["sh"], p["sw"]), (p["ph"], p["pw"]), count_include_pad=bool(p["cip"])
+    )
     return _stored(p, y)
 
 
@@ -148,7 +150,13 @@ class PyTorchUnderLimits(unittest.TestCase):
         # x = 1e30 alone in its row: x^2 overflows in E[x^2] - mean^2 (Inf - Inf = NaN); the result is beta
         ("layer_norm", "layer_norm:m=1,n=1", "edge", 1012, "overflow"),
         # the window's sum overflows before the division; the average is 1.7e38
-        ("avg_pool2d", "avg_pool2d:n=1,c=1,h=15,w=31,kh=2,kw=2,sh=2,sw=2,ph=0,pw=0,cip=1,dtype=bf16", "edge", 11, "overflow"),
+        (
+            "avg_pool2d",
+            "avg_pool2d:n=1,c=1,h=15,w=31,kh=2,kw=2,sh=2,sw=2,ph=0,pw=0,cip=1,dtype=bf16",
+            "edge",
+            11,
+            "overflow",
+        ),
     ]
 
     def test_the_reports_cases_fail_with_their_rule_named(self):
