@@ -75,6 +75,7 @@ nlohmann::json to_json(const CaseResult& r) {
   if (!r.exempted.empty()) j["exempted"] = r.exempted;
   if (r.cached) j["cached"] = true;
   if (r.nonfinite != NonfinitePolicy::Limits) j["nonfinite"] = to_string(r.nonfinite);
+  if (r.math != "exact") j["math"] = r.math;
   if (r.ieee_accepted) j["ieee_accepted"] = r.ieee_accepted;
   return j;
 }
@@ -84,6 +85,7 @@ nlohmann::json failure_json(const CaseResult& rs, const CaseResult& original, co
           {"device", rs.device},
           {"variant", rs.variant},
           {"verdict", rs.verdict},
+          {"math", rs.math},
           {"message", rs.message},
           {"problem", rs.problem.line()},
           {"original", original.problem.line()},
@@ -93,8 +95,8 @@ nlohmann::json failure_json(const CaseResult& rs, const CaseResult& original, co
 }
 
 void print_failure(std::ostream& out, const std::string& name, const CaseResult& rs, const CaseResult& original, const plans::KernelSource& source) {
-  out << "FAIL " << name << " on " << rs.device << " [" << rs.verdict << "]: " << rs.message << "\n  problem: " << rs.problem.line() << "  (values "
-      << to_string(rs.values) << ", seed " << rs.seed << ", variant " << rs.variant << ")"
+  out << "FAIL " << name << " on " << rs.device << " [" << rs.verdict << "]" << (rs.math == "exact" ? "" : " in " + rs.math) << ": " << rs.message
+      << "\n  problem: " << rs.problem.line() << "  (values " << to_string(rs.values) << ", seed " << rs.seed << ", variant " << rs.variant << ")"
       << "\n  repro:   " << check_repro(rs, source) << "\n";
   if (!(rs.problem == original.problem)) out << "  (shrunk from " << original.problem.line() << ")\n";
   out.flush();
@@ -274,6 +276,7 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   add("--when", s.when);
   add("--variant", s.variant);
   add("--nonfinite", s.nonfinite);
+  add("--math", s.math);
   return a;
 }
 

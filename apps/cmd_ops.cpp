@@ -60,6 +60,7 @@ nlohmann::json variants_json(const std::string& op) {
                    {"needs", v.needs},
                    {"nondeterministic", v.nondeterministic},
                    {"nonfinite", v.nonfinite},
+                   {"math", v.math.empty() ? "exact" : v.math},
                    {"tune", tune},
                    {"require", require},
                    {"classes", classes},

@@ -21,6 +21,9 @@ inline void add_kernel_flags(CLI::App* cmd, plans::KernelSource& s) {
   cmd->add_option("--when", s.when,
                   "the problems your --kernel-file serves, as a plan's when line (e.g. 'ta == 0 && tb == 0'): only those are drawn");
   cmd->add_option("--variant", s.variant, "only this variant of the operator (plumbline ops --variants lists them)");
+  cmd->add_option("--math", s.math,
+                  "the numeric mode your kernels compute in: tf32, bf16x3, winograd(2,3), winograd(4,3); judged under that mode's derived "
+                  "bound (default: exact, the float32 contract; docs/verification.md)");
   cmd->add_option("--nonfinite", s.nonfinite,
                   "which edge answers pass: limits (the reference's rules, the default) or ieee (also what IEEE arithmetic gives for the "
                   "operator's formula: padding times Inf, gelu(-Inf) as x times its gate, a sum that overflows; docs/verification.md)");

@@ -26,7 +26,7 @@ bool beyond_format(double v, DType d) { return std::abs(v) >= overflow_threshold
 // bound, then the rounding to the storage format.
 double reach_of(const ErrorModel& model, double gamma_k, double mag, double ref) {
   if (model.exact) return 0.0;
-  const double b32 = kBoundConstant * (gamma_k * mag + model.ulps * kUnitRoundoff * std::abs(ref));
+  const double b32 = kBoundConstant * ((gamma_k + model.product_rounding) * mag + model.ulps * kUnitRoundoff * std::abs(ref));
   if (model.storage == DType::F32) return b32;
   return b32 + unit_roundoff(model.storage) * (std::abs(ref) + b32) + min_subnormal(model.storage) / 2;
 }
@@ -190,7 +190,7 @@ void compare_range(const std::string& name, const TensorF& got, const TensorD& r
                       ? (model.storage == DType::F32 ? std::string(" (exact mode: must be equal)")
                                                      : " (exact mode: must equal the reference rounded to " + std::string(to_string(model.storage)) +
                                                            ", " + show(round_to(model.storage, static_cast<float>(r))) + ")")
-                      : ", error " + show(err) + " > bound " + show(bound)));
+                      : ", error " + show(err) + " > bound " + show(bound) + (model.mode == "exact" ? "" : " of " + model.mode)));
     } else {
       note(i, ratio, bound, "");
     }

@@ -83,6 +83,10 @@ struct ErrorModel {
   std::vector<IeeeOutcome> ieee;
   std::array<std::string, 4> ieee_why;
   NonfinitePolicy nonfinite = NonfinitePolicy::Limits;
+  // A numeric mode's (core/numeric_mode.hpp): the relative error of each product from what the mode
+  // does to its inputs, bounded by product_rounding * mag beside the accumulation's gamma(k) * mag.
+  double product_rounding = 0;
+  std::string mode = "exact";  // the mode the bound is of, for the messages
   // Records a departure at element i of an output of n elements (classes add up; the first rule and
   // the first words for a rule stay).
   void depart(int64_t n, int64_t i, uint8_t classes, EdgeRule rule, const std::string& why, double value = 0);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "core/error.hpp"
 #include "reference/reference.hpp"
@@ -34,11 +35,100 @@ void add_error_model(const std::string& op, ErrorModelFn fn) {
   if (!table().emplace(op, std::move(fn)).second) throw Error("operator '" + op + "' has an error model already");
 }
 
+namespace {
+
+// The outputs reached by a product of two operands' entries that `pick` selects in each (true for the
+// first operand's, the second's).
+TensorD reached_by(const Problem& p, const std::vector<TensorD>& in, const std::function<bool(int, double)>& pick) {
+  std::vector<TensorD> marks;
+  for (size_t t = 0; t < in.size(); ++t) {
+    marks.emplace_back(in[t].shape);
+    if (t < 2)
+      for (int64_t i = 0; i < in[t].numel(); ++i) marks[t][i] = pick(static_cast<int>(t), in[t][i]) ? 1.0 : 0.0;
+  }
+  return run_reference(p, marks)[0];
+}
+
+// An infinite operand times a nonzero input below eta, which the mode may round to 0: Inf or NaN.
+void mark_infinities_times_vanishing(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in, double eta) {
+  for (int inf_side = 0; inf_side < 2; ++inf_side) {
+    const TensorD reached = reached_by(p, in, [&](int t, double v) { return t == inf_side ? std::isinf(v) : v != 0 && std::abs(v) < eta; });
+    for (int64_t o = 0; o < reached.numel(); ++o)
+      if (reached[o] > 0) m.peak[o] = INFINITY;
+  }
+}
+
+// Outputs with a product whose input the mode rounds to Inf (a float within half a TF32 ulp of
+// FLT_MAX): not judged, as no float evaluation of the mode holds their terms. The first two inputs are
+// the products' operands (matmul's a and b, conv2d's x and w, ...).
+void mark_inputs_rounded_past_range(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in, double threshold) {
+  for (int side = 0; side < 2; ++side) {
+    const TensorD reached = reached_by(p, in, [&](int t, double v) { return t != side || (std::isfinite(v) && std::abs(v) >= threshold); });
+    for (int64_t o = 0; o < reached.numel(); ++o)
+      if (reached[o] > 0) m.peak[o] = INFINITY;
+  }
+}
+
+// bf16x3: an infinite operand times the other's lo part (nonzero where the value is no bf16) is an
+// Inf of lo's sign, which may meet hi * hi's Inf of the other sign: NaN or +-Inf, not judged.
+void mark_infinities_times_split(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in) {
+  for (int inf_side = 0; inf_side < 2; ++inf_side) {
+    const TensorD reached = reached_by(p, in, [&](int t, double v) {
+      return t == inf_side ? std::isinf(v) : std::isfinite(v) && static_cast<float>(v) != round_to(DType::BF16, static_cast<float>(v));
+    });
+    for (int64_t o = 0; o < reached.numel(); ++o)
+      if (reached[o] > 0) m.peak[o] = INFINITY;
+  }
+}
+
+// A subnormal input rounded by the mode errs by up to eta absolutely, not relatively: |a' b' - a b|
+// <= delta |a b| + eta (|a| + |b|) + eta^2. Folded into mag as (eta / delta) (sum |a| + sum |b|) over
+// each output's products (the reference on |a| beside ones, and on ones beside |b|), which
+// product_rounding * mag then covers (the gamma(k) share it adds is below 1e-38 of the sums).
+void add_subnormal_rounding(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in, double eta_over_delta) {
+  for (int operand = 0; operand < 2; ++operand) {
+    std::vector<TensorD> parts;
+    for (size_t t = 0; t < in.size(); ++t) {
+      parts.emplace_back(in[t].shape, static_cast<int>(t) < 2 && static_cast<int>(t) != operand ? 1.0 : 0.0);
+      if (static_cast<int>(t) == operand)
+        for (int64_t i = 0; i < in[t].numel(); ++i) parts[t][i] = std::isfinite(in[t][i]) ? std::abs(in[t][i]) : 0.0;
+    }
+    const TensorD sums = run_reference(p, parts)[0];
+    for (int64_t o = 0; o < sums.numel(); ++o) m.mag[o] += eta_over_delta * sums[o];
+  }
+}
+
+}  // namespace
+
 std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref, bool integer_inputs,
-                                     NonfinitePolicy policy) {
+                                     NonfinitePolicy policy, const NumericMode& mode) {
   auto it = table().find(p.op());
   if (it == table().end()) throw Error("operator '" + p.op() + "' has no error model yet");
   std::vector<ErrorModel> m = it->second(p, inputs, ref, integer_inputs);
+  if (!mode.is_exact()) {
+    mode.check_applies(p.op());
+    for (const auto& [name, value] : mode.fixed(p.op()))
+      if (p.i(name) != value)
+        throw Error("numeric mode " + mode.name() + " does not fit " + p.line() + ": it needs " + mode.condition(p.op()) + " (" + name + " is " +
+                    std::to_string(p.i(name)) + ")");
+    // The first output is the products' sum (d_bias, a plain sum of d_y, keeps its model).
+    if (mode.kind == NumericMode::Kind::Winograd) {
+      ErrorModel w = models::winograd(p, inputs, mode.m)[0];
+      w.ieee = std::move(m[0].ieee), w.ieee_why = m[0].ieee_why;
+      m[0] = std::move(w);
+    } else {
+      m[0].product_rounding = mode.product_rounding();
+      m[0].k *= mode.products_per_term();
+      add_subnormal_rounding(m[0], p, inputs, mode.input_absolute() / mode.product_rounding());
+      // A rounded product may exceed |a b| (rounding up): what a float evaluation holds grows with it.
+      if (m[0].peak.numel() == 0) m[0].peak = m[0].mag;
+      for (auto& v : m[0].peak.data) v *= 1 + mode.product_rounding();
+      mark_inputs_rounded_past_range(m[0], p, inputs, mode.input_overflow());
+      mark_infinities_times_vanishing(m[0], p, inputs, mode.input_absolute());
+      if (mode.kind == NumericMode::Kind::Bf16x3) mark_infinities_times_split(m[0], p, inputs);
+    }
+  }
+  for (auto& model : m) model.mode = mode.name();
   if (m.size() != ref.size()) throw Error("error model of " + p.op() + " covers the wrong number of outputs");
   for (auto& model : m) {
     model.storage = dtype_of(p);  // every output is stored in the problem's format

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "check/compare.hpp"
+#include "core/numeric_mode.hpp"
 #include "core/problem.hpp"
 #include "reference/activation.hpp"
 
@@ -18,9 +19,11 @@ namespace plumbline {
 using ErrorModelFn =
     std::function<std::vector<ErrorModel>(const Problem&, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref, bool integer_inputs)>;
 
-// policy: which edge answers pass (check/compare.hpp), set on every model.
+// policy: which edge answers pass (check/compare.hpp), set on every model. mode: the arithmetic the
+// kernel declares (core/numeric_mode.hpp): its bound replaces the default's; Error where it does not
+// apply to the operator or fit the problem.
 std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD>& inputs, const std::vector<TensorD>& ref, bool integer_inputs,
-                                     NonfinitePolicy policy = NonfinitePolicy::Limits);
+                                     NonfinitePolicy policy = NonfinitePolicy::Limits, const NumericMode& mode = {});
 bool has_error_model(const std::string& op);
 // The error model of an added operator (check/extend.hpp); Error when the operator has one already.
 void add_error_model(const std::string& op, ErrorModelFn fn);
@@ -54,6 +57,9 @@ void overflowing_averages(ErrorModel& m, const Problem& p, const TensorD& x, con
 // Rounding of act(x) and of act'(x) in float, in units of u (error_models/elementwise.cpp).
 double act_magnitude(Act a, double x);
 double slope_magnitude(Act a, double x);
+
+// conv2d computed as Winograd's F(m x m, 3 x 3) (m = 2 or 4): its model (error_models/conv.cpp).
+std::vector<ErrorModel> winograd(const Problem& p, const std::vector<TensorD>& inputs, int m);
 
 void add_elementwise(std::map<std::string, ErrorModelFn>& m);
 void add_reductions(std::map<std::string, ErrorModelFn>& m);

@@ -62,18 +62,20 @@ void judge_case(CaseResult& r, const Problem& p, const Signature& sig, const Cas
   again.worst_ratio = again.max_error = 0;
   again.ieee_accepted = 0;
   const NonfinitePolicy policy = models.empty() ? NonfinitePolicy::Limits : models.front().nonfinite;
-  judge_outputs(again, sig, outputs, ref_flushed, error_models(p, flushed, ref_flushed, integers, policy), subject);
+  const NumericMode mode = models.empty() ? NumericMode{} : NumericMode::parse(models.front().mode);
+  judge_outputs(again, sig, outputs, ref_flushed, error_models(p, flushed, ref_flushed, integers, policy, mode), subject);
   if (again.passed) r = again;
 }
 
-CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn, NonfinitePolicy policy) {
+CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn, NonfinitePolicy policy, const NumericMode& mode) {
   CaseResult r{p, "host", "function", values, seed};
   r.nonfinite = policy;
+  r.math = mode.name();
   const Signature sig = signature_of(p);
   if (sig.flops > kReferenceBudget) throw Error(p.line() + ": its double reference costs more than the 2e10 FLOPs a function check runs");
   const CaseInputs in = draw_inputs(sig, values, seed);
   const std::vector<TensorD> ref = run_reference(p, in.d);
-  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers, policy);
+  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers, policy, mode);
   std::vector<TensorF> out;
   try {
     out = fn(p, in.f);
@@ -97,8 +99,36 @@ CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, c
   return r;
 }
 
+namespace {
+
+// p with the attribute values a mode needs, or nullopt where the problem then is invalid.
+std::optional<Problem> with_fixed(const Problem& p, const NumericMode& mode) {
+  try {
+    Problem q = p;
+    for (const auto& [name, value] : mode.fixed(p.op())) q = q.with(name, value);
+    return q;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+// Case i's problem moved into what the mode needs: the first of the draws (from `drawn` on) that fits,
+// shrinking among problems that fit.
+rc::Shrinkable<Problem> fitted_to(const std::string& op, const GenContext& ctx, uint64_t seed, int i, int count, const NumericMode& mode,
+                                  rc::Shrinkable<Problem> drawn) {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    if (attempt) drawn = sample_problem(op, ctx, seed + static_cast<uint64_t>(attempt) * 7919, i, count);
+    if (const auto q = with_fixed(drawn.value(), mode))
+      return rc::shrinkable::map(std::move(drawn), [mode, q = *q](const Problem& p) { return with_fixed(p, mode).value_or(q); });
+  }
+  throw Error("none of 200 problems drawn for " + op + " fits numeric mode " + mode.name() + " (" + mode.condition(op) + ")");
+}
+
+}  // namespace
+
 FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cases, uint64_t seed, std::optional<Values> values,
-                             std::optional<Problem> problem, const std::vector<std::string>& dtypes, NonfinitePolicy policy) {
+                             std::optional<Problem> problem, const std::vector<std::string>& dtypes, NonfinitePolicy policy,
+                             const NumericMode& mode) {
   Registry::get().find(op);  // an unknown operator: the error that lists the known ones
   for (const auto& d : dtypes)
     if (d != "f32" && d != "f16" && d != "bf16") throw Error("storage format '" + d + "': the formats are f32, f16 and bf16");
@@ -111,17 +141,18 @@ FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cas
       const std::string d = dtypes[static_cast<size_t>(i / 4) % dtypes.size()];
       drawn = rc::shrinkable::map(std::move(drawn), [d](const Problem& p) { return p.has("dtype") ? p.with("dtype", d) : p; });
     }
+    if (!problem && !mode.fixed(op).empty()) drawn = fitted_to(op, ctx, seed, i, count, mode, std::move(drawn));
     const Values v = values.value_or(values_for_case(i));
     const uint64_t case_seed = problem ? seed : seed + static_cast<uint64_t>(i);
-    const CaseResult r = check_function_case(drawn.value(), v, case_seed, fn, policy);
+    const CaseResult r = check_function_case(drawn.value(), v, case_seed, fn, policy, mode);
     ++out.cases;
     out.worst_ratio = std::max(out.worst_ratio, r.worst_ratio);
     out.ieee_accepted += r.ieee_accepted;
     if (r.passed) continue;
     out.passed = false;
     out.original = r.problem;
-    const Problem small = shrink_failure(drawn, [&](const Problem& q) { return !check_function_case(q, v, case_seed, fn, policy).passed; });
-    out.failure = small == r.problem ? r : check_function_case(small, v, case_seed, fn, policy);
+    const Problem small = shrink_failure(drawn, [&](const Problem& q) { return !check_function_case(q, v, case_seed, fn, policy, mode).passed; });
+    out.failure = small == r.problem ? r : check_function_case(small, v, case_seed, fn, policy, mode);
     break;
   }
   return out;

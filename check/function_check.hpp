@@ -37,6 +37,7 @@ struct CaseResult {
   std::string exempted;                                 // a simulator's reports the plan set aside, in words (check/sanitizer.hpp)
   bool cached = false;                                  // a simulator's clean verdict of an identical earlier case, not simulated again
   NonfinitePolicy nonfinite = NonfinitePolicy::Limits;  // the policy it was judged under
+  std::string math = "exact";                           // the numeric mode it was judged in (core/numeric_mode.hpp)
   int64_t ieee_accepted = 0;                            // elements that passed under the ieee policy only
 };
 
@@ -70,7 +71,8 @@ void judge_case(CaseResult& r, const Problem& p, const Signature& sig, const Cas
 // outputs (in the signature's order). It may throw; an Error is the function's fault (bad-output).
 using OutputsFn = std::function<std::vector<TensorF>(const Problem&, const std::vector<TensorF>&)>;
 
-CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn, NonfinitePolicy policy = NonfinitePolicy::Limits);
+CaseResult check_function_case(const Problem& p, Values values, uint64_t seed, const OutputsFn& fn, NonfinitePolicy policy = NonfinitePolicy::Limits,
+                               const NumericMode& mode = {});
 
 struct FunctionCheck {
   bool passed = true;
@@ -85,9 +87,10 @@ struct FunctionCheck {
 // distributions in turn, seed + i per case), or the one `problem`; `values` fixes the distribution;
 // `dtypes` (f32, f16, bf16) the storage formats, four cases each in turn (default: as drawn, every
 // format the operator takes). Stops at the first failure and shrinks it. Error for an unknown operator
-// or format. `policy`: which edge answers pass (check/compare.hpp).
+// or format. `policy`: which edge answers pass (check/compare.hpp). `mode`: the arithmetic fn declares
+// (core/numeric_mode.hpp); drawn problems are moved into what it needs (winograd: 3 x 3, stride 1).
 FunctionCheck check_function(const std::string& op, const OutputsFn& fn, int cases, uint64_t seed, std::optional<Values> values = std::nullopt,
                              std::optional<Problem> problem = std::nullopt, const std::vector<std::string>& dtypes = {},
-                             NonfinitePolicy policy = NonfinitePolicy::Limits);
+                             NonfinitePolicy policy = NonfinitePolicy::Limits, const NumericMode& mode = {});
 
 }  // namespace plumbline

@@ -103,17 +103,19 @@ const plans::Variant& KernelChecker::select(const Problem& p) {
   // the next that serves p; when none other does (or it was asked for by name: --variant), it runs.
   // A tuned entry is a preference: where its defines break the variant's condition for p (a class
   // wider than the shapes it was tuned on), the variant runs with the plan's own defines.
-  // Those that prefer p first (a variant's `prefer`: a condition of speed), then any that serves it.
-  for (const bool honour_off : {true, false})
-    for (const bool must_prefer : {true, false})
-      for (size_t i : k.base) {
-        const plans::Variant& v = k.all[i];
-        if (!(must_prefer ? plans::preferred(v, p) : plans::applies(v, p))) continue;
-        const std::string key = v.name + "@" + plans::class_of(v, p);
-        if (honour_off && (k.off.count(key) || k.other_devices.count(v.name))) continue;
-        auto t = k.tuned.find(key);
-        return t != k.tuned.end() && plans::applies(k.all[t->second], p) ? k.all[t->second] : v;
-      }
+  // Those that prefer p first (a variant's `prefer`: a condition of speed), then any that serves it;
+  // a variant in a numeric mode other than exact only where no exact one serves p.
+  for (const bool exact : {true, false})
+    for (const bool honour_off : {true, false})
+      for (const bool must_prefer : {true, false})
+        for (size_t i : k.base) {
+          const plans::Variant& v = k.all[i];
+          if (plans::computes_exactly(v) != exact || !(must_prefer ? plans::preferred(v, p) : plans::applies(v, p))) continue;
+          const std::string key = v.name + "@" + plans::class_of(v, p);
+          if (honour_off && (k.off.count(key) || k.other_devices.count(v.name))) continue;
+          auto t = k.tuned.find(key);
+          return t != k.tuned.end() && plans::applies(k.all[t->second], p) ? k.all[t->second] : v;
+        }
   if (k.base.empty() && !k.unavailable.empty()) throw Error(unavailable_message(p.op(), k, rt_.device()));
   std::vector<plans::Variant> base;
   for (size_t i : k.base) base.push_back(k.all[i]);
@@ -255,6 +257,7 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
   const plans::Variant& variant = v ? *v : select(p);
   CaseResult r{p, rt_.device().selector, variant.name, values, seed};
   r.nonfinite = nonfinite_policy(variant);
+  r.math = variant.math.empty() ? "exact" : variant.math;
   // On a simulator, a clean verdict of an identical earlier case stands (check/sanitizer.hpp): not
   // even its programs are built again.
   const std::string verdict_key = rt_.simulated() ? sanitizer_verdict_key(rt_, variant, p, values, seed) : "";
@@ -285,7 +288,7 @@ CaseResult KernelChecker::run(const Problem& p, Values values, uint64_t seed, co
   if (sampled(p)) return run_sampled(p, values, seed, variant, std::move(r));
   const CaseInputs in = draw_inputs(sig, values, seed);
   const std::vector<TensorD> ref = run_reference(p, in.d);
-  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers, r.nonfinite);
+  const std::vector<ErrorModel> models = error_models(p, in.d, ref, values == Values::Integers, r.nonfinite, NumericMode::parse(r.math));
   const std::optional<Execution> ex = execute_case(p, in.f, variant, r);
   if (ex && replayed(p, in.f, variant, *ex, r)) judge_case(r, p, sig, in, ex->outputs, ref, models, values == Values::Integers);
   if (!verdict_key.empty() && r.passed) store_clean_verdict(verdict_key, {r.exempted, r.worst_ratio, r.max_error, r.seconds});
@@ -386,7 +389,8 @@ CaseResult KernelChecker::run_sampled(const Problem& p, Values values, uint64_t 
   if (!ex || !replayed(p, in_f, variant, *ex, r)) return r;
   const SampledCheck s = check_sampled(
       p, in_f, ex->outputs, values == Values::Integers, seed,
-      [&](int64_t done, int64_t total) { say("checked " + std::to_string(done) + " of " + std::to_string(total) + " sampled units"); }, r.nonfinite);
+      [&](int64_t done, int64_t total) { say("checked " + std::to_string(done) + " of " + std::to_string(total) + " sampled units"); }, r.nonfinite,
+      NumericMode::parse(r.math));
   r.passed = s.passed;
   r.verdict = s.verdict;
   r.message = s.passed ? "" : s.message + " (" + std::to_string(s.mismatches) + " of " + std::to_string(s.elements) + " sampled elements off)";

@@ -79,10 +79,11 @@ struct UnitResult {
   std::vector<int> output;  // which output of the large problem each comparison is
 };
 
-UnitResult check_unit(const SliceKind& kind, int64_t unit, const std::vector<TensorF>& got, bool ints, NonfinitePolicy policy) {
+UnitResult check_unit(const SliceKind& kind, int64_t unit, const std::vector<TensorF>& got, bool ints, NonfinitePolicy policy,
+                      const NumericMode& mode) {
   const Slice s = kind.cut(unit);
   const std::vector<TensorD> ref = run_reference(s.problem, s.inputs);
-  const std::vector<ErrorModel> models = error_models(s.problem, s.inputs, ref, ints, policy);
+  const std::vector<ErrorModel> models = error_models(s.problem, s.inputs, ref, ints, policy, mode);
   const Signature sig = signature_of(s.problem);
   UnitResult r;
   for (size_t o = 0; o < ref.size(); ++o) {
@@ -121,7 +122,7 @@ double slicers::largest_magnitude(const TensorF& t) {
 double fraction_caught(int64_t s) { return s <= 0 ? 1.0 : 1.0 - std::pow(0.01, 1.0 / static_cast<double>(s)); }
 
 SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, const std::vector<TensorF>& got, bool ints, uint64_t seed,
-                           const std::function<void(int64_t, int64_t)>& progress, NonfinitePolicy policy) {
+                           const std::function<void(int64_t, int64_t)>& progress, NonfinitePolicy policy, const NumericMode& mode) {
   const Signature sig = signature_of(p);
   const SlicePlan plan = slice_plan(p, in);
   SampledCheck out;
@@ -174,7 +175,7 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
   parallel_for(
       static_cast<int64_t>(jobs.size()),
       [&](int64_t j) {  // the references and comparisons inside run serially (core/parallel.hpp)
-        results[static_cast<size_t>(j)] = check_unit(plan.kinds[jobs[j].kind], jobs[j].unit, got, ints, policy);
+        results[static_cast<size_t>(j)] = check_unit(plan.kinds[jobs[j].kind], jobs[j].unit, got, ints, policy, mode);
         const int64_t d = ++done;
         if (progress) {
           std::lock_guard<std::mutex> lock(progress_mutex);

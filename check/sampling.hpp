@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "check/compare.hpp"
+#include "core/numeric_mode.hpp"
 #include "core/problem.hpp"
 #include "core/random.hpp"
 #include "core/tensor.hpp"
@@ -77,9 +78,11 @@ struct SampledCheck {
 
 // Checks the kernel's outputs `got` of p (inputs `in`) on a sample of units. integer_inputs: exact mode
 // where the error model allows it. progress(done, total) is called as slices finish. policy: which
-// edge answers pass (check/compare.hpp).
+// edge answers pass (check/compare.hpp); mode: the arithmetic the kernel declares (a conv2d slice is a
+// whole output plane, so a Winograd mode's tiles line up with the kernel's).
 SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, const std::vector<TensorF>& got, bool integer_inputs, uint64_t seed,
-                           const std::function<void(int64_t, int64_t)>& progress = {}, NonfinitePolicy policy = NonfinitePolicy::Limits);
+                           const std::function<void(int64_t, int64_t)>& progress = {}, NonfinitePolicy policy = NonfinitePolicy::Limits,
+                           const NumericMode& mode = {});
 
 // The fraction of units a sample of `s` random units catches with probability 99%.
 double fraction_caught(int64_t s);

@@ -213,7 +213,7 @@ std::string sanitizer_verdict_key(ocl::Runtime& rt, const plans::Variant& v, con
     << p.line() << "\n"
     << to_string(values) << " " << seed << "\n"
     << (rt.detecting_uninitialized() ? "uninitialized on" : "uninitialized off") << "\n"
-    << v.id() << " " << v.nondeterministic << " " << v.nonfinite << "\n";
+    << v.id() << " " << v.nondeterministic << " " << v.nonfinite << " " << v.math << "\n";
   const DType dtype = signature_of(p).dtype;
   d << std::hex << rt.program_identity(v.file, ocl::program_options(v, dtype), v.prelude) << std::dec << "\n";
   for (const auto& l : v.lets) d << "let " << l.name << " = " << l.value.text() << "\n";

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "core/numeric_mode.hpp"
 #include "core/registry.hpp"
 #include "plans/source.hpp"
 
@@ -22,7 +23,7 @@ std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
     b.name = f.stem().string();
     b.path = f.string();
     std::string line, entries, plan;
-    for (int i = 0; i < 4 && std::getline(in, line); ++i) {
+    for (int i = 0; i < 5 && std::getline(in, line); ++i) {
       auto field = [&](const char* key, std::string& into) {
         const std::string k = std::string("// ") + key + ": ";
         if (line.rfind(k, 0) == 0) into = line.substr(k.size());
@@ -32,6 +33,7 @@ std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
       field("entries", entries);
       field("plan", plan);
       field("sanitize", b.sanitize);
+      field("math", b.math);
     }
     if (b.description.empty()) continue;  // not a catalogued bug
     if (b.op.empty() || entries.empty() == plan.empty())
@@ -40,6 +42,7 @@ std::vector<CatalogueBug> load_catalogue(const std::string& dir) {
     if (!b.sanitize.empty() && b.sanitize != "race" && b.sanitize != "uninitialized" && b.sanitize != "barrier-divergence" &&
         b.sanitize != "out-of-bounds")
       throw Error(b.path + ": '// sanitize: " + b.sanitize + "': the verdict is one of race, uninitialized, barrier-divergence, out-of-bounds");
+    if (!b.math.empty()) NumericMode::parse(b.math);  // an unknown mode: the error listing them
     if (!plan.empty()) b.plan = (f.parent_path() / plan).string();
     size_t start = 0;
     while (!entries.empty() && start <= entries.size()) {

@@ -9,6 +9,9 @@
 // and, for a bug of concurrency that the sanitizer pass must kill (check/sanitizer.hpp), the verdict it
 // must be killed with:
 //   // sanitize: race | uninitialized | barrier-divergence | out-of-bounds
+// and, for a kernel that declares a numeric mode (core/numeric_mode.hpp), whose bound must still catch
+// the bug:
+//   // math: tf32 | bf16x3 | winograd(2,3) | winograd(4,3)
 // A kernel without a `bug:` line (a seed kept for reference) is not part of the catalogue.
 #include <string>
 #include <vector>
@@ -23,8 +26,11 @@ struct CatalogueBug {
   std::vector<std::string> entries;  // on the default ABI
   std::string plan;                  // or the path of its plan file
   std::string sanitize;              // the sanitizer's verdict that kills it; empty: killed by plumbline check
+  std::string math;                  // the numeric mode it is judged in (empty: exact, or its plan's)
   plans::KernelSource source() const {
-    return plan.empty() ? plans::KernelSource{.kernel_file = path, .entries = entries} : plans::KernelSource{.plan_file = plan};
+    plans::KernelSource s = plan.empty() ? plans::KernelSource{.kernel_file = path, .entries = entries} : plans::KernelSource{.plan_file = plan};
+    s.math = math;
+    return s;
   }
 };
 

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/error.hpp"
+#include "core/numeric_mode.hpp"
 #include "core/registry.hpp"
 
 #ifndef PLUMBLINE_DEFAULT_KERNEL_DIR
@@ -112,13 +113,22 @@ std::vector<std::string> ops_with_plans() {
 }
 
 const Variant& select_variant(const std::vector<Variant>& variants, const Problem& p) {
-  for (const auto& v : variants)
-    if (preferred(v, p)) return v;
-  for (const auto& v : variants)  // none prefers p: the first that serves it
-    if (applies(v, p)) return v;
+  // A variant in a numeric mode other than exact (a Winograd convolution) runs only where no exact one
+  // serves the problem: what runs, and is timed, computes what the exact contract judges.
+  for (const bool exact : {true, false}) {
+    for (const auto& v : variants)
+      if (computes_exactly(v) == exact && preferred(v, p)) return v;
+    for (const auto& v : variants)  // none prefers p: the first that serves it
+      if (computes_exactly(v) == exact && applies(v, p)) return v;
+  }
   if (variants.empty()) throw Error("operator '" + p.op() + "' has no OpenCL kernel");
   std::string conds;
-  for (const auto& v : variants) conds += "\n  " + v.id() + " (" + v.where.str() + "): when " + condition_of(v);
+  for (const auto& v : variants) {
+    conds += "\n  " + v.id() + " (" + v.where.str() + "): when " + condition_of(v);
+    // A numeric mode's own condition (core/numeric_mode.hpp), said as the mode's.
+    if (!v.math.empty() && !NumericMode::parse(v.math).condition(p.op()).empty())
+      conds += " (its numeric mode " + v.math + " computes only problems with " + NumericMode::parse(v.math).condition(p.op()) + ")";
+  }
   throw Error("no variant of " + p.op() + " applies to " + p.line() + ":" + conds);
 }
 

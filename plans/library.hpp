@@ -27,7 +27,8 @@ std::vector<std::string> ops_with_plans();  // in the registry's order
 // The name of the default ABI's variant.
 inline constexpr const char* kAbiVariant = "seed";
 
-// The first variant that serves and prefers p, else the first that serves it; Error listing the
+// The first variant that serves and prefers p, else the first that serves it, among the exact ones
+// first (a variant in another numeric mode runs only where none of them serves p); Error listing the
 // conditions when none does.
 const Variant& select_variant(const std::vector<Variant>& variants, const Problem& p);
 // The variant named `name`; Error listing the names when there is none.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/numeric_mode.hpp"
 #include "core/text.hpp"
 #include "core/registry.hpp"
 
@@ -361,6 +362,10 @@ class PlanParser {
       if (policy == "ieee" && sp == std::string::npos)
         throw Error("'nonfinite ieee' needs the reason: nonfinite ieee WHY (say why the kernel keeps IEEE arithmetic's answers at the edges)");
       v.nonfinite = policy;
+    } else if (key == "math") {
+      need("the numeric mode its kernels compute in: math tf32, bf16x3, winograd(2,3) or winograd(4,3)");
+      variant_level();
+      v.math = NumericMode::parse(rest).name();
     } else if (key == "handoff") {
       if (!step) throw Error("'handoff' outside a step: it names a buffer that step's kernel hands between its work-groups");
       const size_t sp = rest.find_first_of(" \t");
@@ -417,7 +422,7 @@ class PlanParser {
       if (sizes.size() > 3) throw Error(key + " has " + std::to_string(sizes.size()) + " sizes; an NDRange has 1 to 3");
     } else {
       throw Error("unknown keyword '" + key +
-                  "' (known: op, variant, block, use, include, file, type, define, dtypes, devices, needs, nondeterministic, nonfinite, when, "
+                  "' (known: op, variant, block, use, include, file, type, define, dtypes, devices, needs, nondeterministic, nonfinite, math, when, "
                   "prefer, let, scratch, "
                   "counters, stored, tune, require, class, step, args, global, local, handoff)");
     }

@@ -144,6 +144,10 @@ struct Variant {
   // The non-finite policy its results are judged under (`nonfinite ieee WHY`; check/compare.hpp):
   // "ieee", "limits", or empty for the default (limits). `check --nonfinite` overrides it.
   std::string nonfinite;
+  // The numeric mode its kernels compute in (`math MODE`; core/numeric_mode.hpp), judged under that
+  // mode's bound; empty: exact. `check --math` sets it for every variant. A mode that needs certain
+  // problems (winograd: 3 x 3, stride 1) adds its condition to `when`.
+  std::string math;
 
   // "-DTS=32 -DWPT=4": the build options of the variant's program.
   std::string build_options() const;
@@ -190,7 +194,10 @@ std::vector<Variant> read_plan_file(const std::string& path, bool files_relative
 // numel() and dim().
 Env env_for(const Variant& v, const Problem& p);
 
-bool applies(const Variant& v, const Problem& p);    // the variant's condition and dtypes: it serves p
+bool applies(const Variant& v, const Problem& p);  // the variant's condition and dtypes: it serves p
+// Its numeric mode is exact (no `math` line, or `math exact`): variants in another mode run only where
+// no exact one serves a problem (select_variant, KernelChecker::select).
+inline bool computes_exactly(const Variant& v) { return v.math.empty() || v.math == "exact"; }
 bool preferred(const Variant& v, const Problem& p);  // it serves p, and its `prefer` holds
 bool step_applies(const Variant& v, const Step& s, const Problem& p);
 std::vector<int64_t> scratch_floats(const Variant& v, const Problem& p);

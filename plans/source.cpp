@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "core/numeric_mode.hpp"
 #include "core/registry.hpp"
 #include "plans/library.hpp"
 
@@ -116,6 +117,7 @@ void KernelSource::validate() const {
   parse_defines(defines);
   if (!nonfinite.empty() && nonfinite != "limits" && nonfinite != "ieee")
     throw Error("--nonfinite '" + nonfinite + "': the non-finite policies are limits (the default) and ieee (docs/verification.md)");
+  if (!math.empty()) NumericMode::parse(math);
 }
 
 std::string KernelSource::flags() const {
@@ -136,6 +138,7 @@ std::string KernelSource::flags() const {
   add("--when", when);
   add("--variant", variant);
   add("--nonfinite", nonfinite);
+  add("--math", math);
   return f;
 }
 
@@ -145,7 +148,35 @@ std::string KernelSource::describe() const {
   return "plumbline's own";
 }
 
-std::vector<Variant> variants_for(const KernelSource& s, const std::string& op) {
+namespace {
+
+// Each variant's numeric mode (--math over its plan's), and that mode's condition added to its `when`:
+// the problems drawn for it are those the mode can compute.
+std::vector<Variant> in_their_modes(std::vector<Variant> variants, const KernelSource& s, const std::string& op) {
+  for (auto& v : variants) {
+    if (!s.math.empty()) v.math = NumericMode::parse(s.math).name();
+    if (v.math.empty()) continue;
+    const NumericMode mode = NumericMode::parse(v.math);
+    try {
+      mode.check_applies(op);
+    } catch (const Error& e) {
+      throw Error((s.math.empty() ? "variant " + v.id() + " (" + v.where.str() + "): " : std::string("--math: ")) + e.what());
+    }
+    const std::string fit = mode.condition(op);
+    if (!fit.empty()) v.when = Expr::parse(v.when.empty() ? fit : "(" + v.when.text() + ") && " + fit);
+  }
+  return variants;
+}
+
+std::vector<Variant> variants_from(const KernelSource& s, const std::string& op);
+
+}  // namespace
+
+std::vector<Variant> variants_for(const KernelSource& s, const std::string& op) { return in_their_modes(variants_from(s, op), s, op); }
+
+namespace {
+
+std::vector<Variant> variants_from(const KernelSource& s, const std::string& op) {
   s.validate();
   std::vector<Variant> out;
   const auto defines = parse_defines(s.defines);
@@ -216,5 +247,7 @@ std::vector<Variant> variants_for(const KernelSource& s, const std::string& op) 
   if (!s.variant.empty() && s.variant != "user") throw Error("--variant names one of a plan's variants; a --kernel-file's variant is 'user'");
   return out;
 }
+
+}  // namespace
 
 }  // namespace plumbline::plans

@@ -23,6 +23,9 @@ struct KernelSource {
   // --nonfinite: the non-finite policy every variant is judged under ("limits", "ieee"), over what
   // their plans declare; empty: each variant's own (default limits).
   std::string nonfinite;
+  // --math: the numeric mode every variant computes in (core/numeric_mode.hpp), over their plans';
+  // empty: each variant's own (default exact).
+  std::string math;
   // The tuning database that applies to these variants: "" is ours for our plans and none for a
   // user's; a folder applies its entries (a paired baseline from another revision brings its own).
   std::string tuning_dir;

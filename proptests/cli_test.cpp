@@ -327,6 +327,45 @@ TEST(CliPlans, TheNonfinitePolicyJudgesAKernelsEdgeAnswers) {
   EXPECT_NE(bad.output.find("--nonfinite 'lenient': the non-finite policies are limits (the default) and ieee"), std::string::npos) << bad.output;
 }
 
+// Kernels in a numeric mode (docs/verification.md): a user's TF32 GEMM and Winograd F(4x4, 3x3)
+// convolution pass under --math and fail the exact contract; the repro lines carry the mode; the
+// catalogue's TF32 that keeps bf16's bits fails its mode; a problem the mode cannot compute is refused
+// naming what it needs.
+TEST(CliPlans, KernelsInANumericModeAreJudgedUnderItsBound) {
+  const std::string src = PLUMBLINE_SOURCE_DIR;
+  const std::string tf32 = " --device pocl:0 --cases 24 --kernel-file " + src + "/examples/kernels/matmul_tf32.cl --entry matmul_tf32";
+  const Outcome in_mode = run("check matmul --math tf32" + tf32);
+  EXPECT_EQ(in_mode.status, 0) << in_mode.output;
+  const Outcome exact = run("check matmul --values normal" + tf32);
+  EXPECT_EQ(exact.status, 1) << exact.output;
+  EXPECT_NE(exact.output.find("FAIL matmul on pocl:0 [wrong]: "), std::string::npos) << exact.output;
+  const Outcome bf16_bits = run("check matmul --math tf32 --device pocl:0 --cases 100 --kernel-file " + src +
+                                "/mutants/catalogue/matmul_tf32_keeps_bf16_bits.cl --entry matmul_tf32");
+  EXPECT_EQ(bf16_bits.status, 1) << bf16_bits.output;
+  EXPECT_NE(bf16_bits.output.find("[wrong] in tf32: "), std::string::npos) << bf16_bits.output;
+  EXPECT_NE(bf16_bits.output.find(" of tf32 ("), std::string::npos) << "the bound names its mode\n" << bf16_bits.output;
+  EXPECT_NE(bf16_bits.output.find("--entry matmul_tf32 --math tf32\n"), std::string::npos) << "the repro carries the mode\n" << bf16_bits.output;
+
+  const std::string winograd =
+      " --device pocl:0 --cases 24 --kernel-file " + src +
+      "/examples/kernels/conv2d_winograd_f4x3.cl --entry conv2d_winograd_f4x3 --args tensor:x,tensor:w,y,n,c,h,attr:w,k,ph,pw "
+      "--global 'cdiv(dim(y,3),4),cdiv(dim(y,2),4),n*k'";
+  const Outcome w_mode = run("check conv2d --when 'g == 1 && bias == 0' --math 'winograd(4,3)'" + winograd);
+  EXPECT_EQ(w_mode.status, 0) << w_mode.output;
+  const Outcome w_exact =
+      run("check conv2d --values normal --when 'g == 1 && bias == 0 && r == 3 && s == 3 && sh == 1 && sw == 1 && dh == 1 && dw == 1'" + winograd);
+  EXPECT_EQ(w_exact.status, 1) << w_exact.output;
+  EXPECT_NE(w_exact.output.find("FAIL conv2d on pocl:0 [wrong]: "), std::string::npos) << w_exact.output;
+  const Outcome strided = run("check conv2d --problem 'conv2d:h=8,w=8,r=3,s=3,sh=2' --when 'g == 1 && bias == 0' --math 'winograd(4,3)'" + winograd);
+  EXPECT_EQ(strided.status, 2) << strided.output;
+  EXPECT_NE(strided.output.find("r == 3 && s == 3 && sh == 1 && sw == 1 && dh == 1 && dw == 1"), std::string::npos) << strided.output;
+  const Outcome unknown = run("check matmul --math tf64" + tf32);
+  EXPECT_EQ(unknown.status, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("numeric mode 'tf64': the modes are exact (the default), tf32, bf16x3, winograd(2,3), winograd(4,3)"),
+            std::string::npos)
+      << unknown.output;
+}
+
 // A library's kernels as they ship: a program of three files, parameter types named by typedefs that the
 // build's defines choose (real_arg, realV* as float4* under VW=4); a planted bug in that style is caught
 // with a repro that fails again; a type plumbline cannot read is refused naming it and the plan line

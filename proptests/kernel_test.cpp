@@ -327,8 +327,8 @@ TEST(TuningDatabase, AVariantShapedForAnotherTypeOfDeviceIsPassedOver) {
     const fs::path dir = fs::temp_directory_path() / ("plumbline_devices_" + std::to_string(::getpid()));
     fs::create_directories(dir);
     std::ofstream(dir / "conv.plan") << text;
-    fs::copy_file(std::string(PLUMBLINE_SOURCE_DIR) + "/opencl/kernels/gemm_cores.blocks", dir / "gemm_cores.blocks",
-                  fs::copy_options::overwrite_existing);
+    for (const char* blocks : {"gemm_cores.blocks", "conv_winograd.blocks"})
+      fs::copy_file(std::string(PLUMBLINE_SOURCE_DIR) + "/opencl/kernels/" + blocks, dir / blocks, fs::copy_options::overwrite_existing);
     KernelChecker kc(*dev.runtime, plans::KernelSource{.plan_file = (dir / "conv.plan").string()});
     std::set<std::string> names;
     for (const auto& v : kc.variants("conv2d")) names.insert(v.name);

@@ -170,7 +170,7 @@ TEST(PlanFormat, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(
       plan_error("op matmul\nvariant v\n  stpe s\n"),
       "t.plan:3: unknown keyword 'stpe' (known: op, variant, block, use, include, file, type, define, dtypes, devices, needs, nondeterministic, "
-      "nonfinite, when, prefer, let, "
+      "nonfinite, math, when, prefer, let, "
       "scratch, counters, stored, tune, require, class, step, args, global, local, handoff)");
   EXPECT_EQ(plan_error("op matmul\nvariant v\n  step s\n    args a\n    global 1, 1, 1, 1\n"), "t.plan:5: global has 4 sizes; an NDRange has 1 to 3");
   EXPECT_EQ(plan_error("op act\nvariant v\n  nonfinite ieee\n"),

@@ -168,8 +168,9 @@ PYBIND11_MODULE(_plumbline, m) {
   m.def(
       "check",
       [](const std::string& op, const py::function& fn, int cases, uint64_t seed, std::optional<std::string> values,
-         std::optional<std::string> problem, std::vector<std::string> dtypes, const std::string& nonfinite) {
+         std::optional<std::string> problem, std::vector<std::string> dtypes, const std::string& nonfinite, const std::string& math) {
         const NonfinitePolicy policy = nonfinite_policy_from(nonfinite, "nonfinite");
+        const NumericMode mode = NumericMode::parse(math);
         const OutputsFn call = [&fn](const Problem& p, const std::vector<TensorF>& in) {
           const Signature sig = signature_of(p);
           py::object out;
@@ -188,7 +189,8 @@ PYBIND11_MODULE(_plumbline, m) {
         std::optional<Problem> one;
         if (problem) one = problem_of(*problem);
         if (one && one->op() != op) throw Error("problem '" + *problem + "' is not a problem of " + op);
-        const FunctionCheck r = check_function(op, call, cases, seed, v, one, dtypes, policy);
+        mode.check_applies(op);
+        const FunctionCheck r = check_function(op, call, cases, seed, v, one, dtypes, policy, mode);
         py::dict d;
         d["passed"] = r.passed;
         d["cases"] = r.cases;
@@ -201,7 +203,7 @@ PYBIND11_MODULE(_plumbline, m) {
         return d;
       },
       py::arg("op"), py::arg("fn"), py::arg("cases") = 100, py::arg("seed") = 1, py::arg("values") = py::none(), py::arg("problem") = py::none(),
-      py::arg("dtypes") = std::vector<std::string>{}, py::arg("nonfinite") = "limits",
+      py::arg("dtypes") = std::vector<std::string>{}, py::arg("nonfinite") = "limits", py::arg("math") = "exact",
       "Checks fn(problem_line, inputs) against the reference; a dict of the result.");
   m.def(
       "gradcheck",

@@ -105,7 +105,7 @@ def correctness_section(check):
     cases = check["cases"]
     devices = sorted({c["device"] for c in cases})
     ops = list(dict.fromkeys(c["op"] for c in cases))
-    cell, ieee = {}, {}
+    cell, ieee, modes = {}, {}, {}
     for c in cases:
         k = (c["op"], c["device"])
         n, bad, worst, _ = cell.get(k, (0, 0, {}, 0))
@@ -121,6 +121,8 @@ def correctness_section(check):
         )
         if c.get("nonfinite") == "ieee":  # judged under the ieee non-finite policy (a plan line or --nonfinite)
             ieee[k] = ieee.get(k, 0) + c.get("ieee_accepted", 0)
+        if c.get("math"):  # judged in a numeric mode (a plan's math line or --math)
+            modes.setdefault(k, set()).add(c["math"])
     head = "".join(f"<th>{esc(d)}</th>" for d in devices)
     rows = []
     for op in ops:
@@ -137,6 +139,7 @@ def correctness_section(check):
                 if (op, d) in ieee
                 else ""
             )
+            link += f", variants in the numeric modes {', '.join(sorted(modes[(op, d)]))}" if (op, d) in modes else ""
             ratios = (
                 fmt(worst["f32"])
                 if list(worst) == ["f32"]

@@ -144,6 +144,7 @@ def check(
     dtypes=None,
     torch=False,
     nonfinite="limits",
+    math="exact",
 ):
     """Checks fn(problem, inputs) -> outputs against the reference of `op` on `cases` random problems
     (or the one `problem`, a line or a dict of attributes). fn gets a Problem (its attributes by name,
@@ -156,6 +157,8 @@ def check(
     `name`: fn's name in the repro (default: its __name__). An exception that fn raises fails its case
     (shrunk, with the repro). `nonfinite`: "limits" (the reference's rules at the edges) or "ieee" (also
     what IEEE arithmetic gives for the operator's formula there, as PyTorch computes it; docs/verification.md).
+    `math`: the numeric mode fn computes in, "exact" (the default contract), "tf32", "bf16x3", "winograd(2,3)"
+    or "winograd(4,3)", judged under that mode's derived bound (docs/verification.md, "Numeric modes").
     Returns a dict (passed, cases, worst_ratio, ieee_accepted); raises CheckFailure with the shrunk
     problem and a repro."""
     line = _line(op, problem) if problem is not None else None
@@ -173,13 +176,14 @@ def check(
         problem=line,
         dtypes=list(dtypes or []),
         nonfinite=nonfinite,
+        math=math,
     )
     r["device"] = device
     if r["passed"]:
         return r
     f = r["failure"]
     fn_name = name or getattr(fn, "__name__", "fn")
-    repro = 'plumbline.check("%s", %s, problem="%s", values="%s", seed=%d%s%s%s)' % (
+    repro = 'plumbline.check("%s", %s, problem="%s", values="%s", seed=%d%s%s%s%s)' % (
         op,
         fn_name,
         f["problem"],
@@ -188,6 +192,7 @@ def check(
         ', device="%s"' % device if device else "",
         ", torch=True" if torch else "",
         ', nonfinite="%s"' % nonfinite if nonfinite != "limits" else "",
+        ', math="%s"' % math if math != "exact" else "",
     )
     message = "FAIL %s%s [%s]: %s\n  problem: %s  (values %s, seed %d)\n  repro:   %s" % (
         op,
@@ -200,12 +205,13 @@ def check(
         repro,
     )
     # The same problem and inputs through the command line, for an OpenCL kernel of the same operator.
-    message += "\n  cli:     plumbline check %s --problem '%s' --values %s --seed %d%s" % (
+    message += "\n  cli:     plumbline check %s --problem '%s' --values %s --seed %d%s%s" % (
         op,
         f["problem"],
         f["values"],
         f["seed"],
         " --nonfinite " + nonfinite if nonfinite != "limits" else "",
+        " --math '%s'" % math if math != "exact" else "",
     )
     if r["original"] != f["problem"]:
         message += "\n  (shrunk from %s)" % r["original"]

@@ -250,6 +250,33 @@ class Torch(unittest.TestCase):  # Debian's python3-torch: scripts/setup.sh inst
         self.assertTrue(plumbline.check("softmax", softmax_torch, cases=20, dtypes=["f32"], torch=True)["passed"])
 
 
+def to_tf32(x):
+    """float32 values rounded to 10 explicit mantissa bits, to nearest even (finite values)."""
+    u = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0xFFF + ((u >> 13) & 1)) & 0xFFFFE000
+    return u.astype(np.uint32).view(np.float32)
+
+
+class NumericModes(unittest.TestCase):
+    def test_a_tf32_matmul_passes_tf32_and_fails_the_exact_contract(self):
+        def matmul_tf32(problem, inputs):
+            a, b = to_tf32(inputs["a"]), to_tf32(inputs["b"])
+            if problem["ta"]:
+                a = np.swapaxes(a, -1, -2)
+            if problem["tb"]:
+                b = np.swapaxes(b, -1, -2)
+            return np.matmul(a, b).astype(np.float32)
+
+        r = plumbline.check("matmul", matmul_tf32, cases=40, values="normal", dtypes=["f32"], math="tf32")
+        self.assertTrue(r["passed"])
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check("matmul", matmul_tf32, cases=40, values="normal", dtypes=["f32"])
+        self.assertEqual(caught.exception.verdict, "wrong")
+        with self.assertRaises(plumbline.Error) as caught:
+            plumbline.check("softmax", softmax, math="tf32")
+        self.assertIn("numeric mode tf32 covers the operators", str(caught.exception))
+
+
 class RoundTo(unittest.TestCase):
     def test_round_to_rounds_as_a_kernels_store_and_a_bf16_softmax_passes(self):
         x = np.array([1.0 + 2.0**-8, 1.0 + 3 * 2.0**-8, 70000.0, -0.0], dtype=np.float32)

@@ -125,6 +125,24 @@ def check_doc(failing):
             "ieee_accepted": 1,
         }
     )
+    # a conv2d variant judged in its numeric mode: the report names the mode
+    cases.append(
+        {
+            "op": "conv2d",
+            "family": "conv",
+            "problem": "conv2d:h=4,w=4,r=3,s=3",
+            "device": "pocl:0",
+            "values": "normal",
+            "seed": 23,
+            "passed": True,
+            "verdict": "pass",
+            "message": "",
+            "worst_ratio": 0.05,
+            "max_error": 1e-6,
+            "seconds": 1e-5,
+            "math": "winograd(2,3)",
+        }
+    )
     failures = []
     if failing:
         cases.append(
@@ -323,6 +341,7 @@ class Report(unittest.TestCase):
             self.assertIn(f'id="{section}"', dom)
         self.assertIn("FAIL: something failed or regressed", dom)
         self.assertIn("under the ieee non-finite policy (1 elements passed as IEEE arithmetic gives them)", dom)
+        self.assertIn("variants in the numeric modes winograd(2,3)", dom)
         self.assertIn("max_pool2d_bwd:n=1,c=1,h=2,w=2,kh=2,kw=2,sh=2,sw=2,ph=0,pw=0", dom)  # the shrunk problem
         self.assertIn("plumbline check max_pool2d_bwd --problem", dom)  # its repro
         self.assertIn("--kernel-file spread.cl --entry spread", dom)
