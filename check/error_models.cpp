@@ -49,36 +49,29 @@ TensorD reached_by(const Problem& p, const std::vector<TensorD>& in, const std::
   return run_reference(p, marks)[0];
 }
 
-// An infinite operand times a nonzero input below eta, which the mode may round to 0: Inf or NaN.
-void mark_infinities_times_vanishing(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in, double eta) {
-  for (int inf_side = 0; inf_side < 2; ++inf_side) {
-    const TensorD reached = reached_by(p, in, [&](int t, double v) { return t == inf_side ? std::isinf(v) : v != 0 && std::abs(v) < eta; });
-    for (int64_t o = 0; o < reached.numel(); ++o)
-      if (reached[o] > 0) m.peak[o] = INFINITY;
-  }
-}
-
-// Outputs with a product whose input the mode rounds to Inf (a float within half a TF32 ulp of
-// FLT_MAX): not judged, as no float evaluation of the mode holds their terms. The first two inputs are
-// the products' operands (matmul's a and b, conv2d's x and w, ...).
-void mark_inputs_rounded_past_range(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in, double threshold) {
+// Leaves unjudged (peak Inf) the outputs with a product of one operand's entry that `pick(true, v)`
+// selects and the other's that `pick(false, v)` selects, either operand first.
+void unjudged_where(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in, const std::function<bool(bool, double)>& pick) {
   for (int side = 0; side < 2; ++side) {
-    const TensorD reached = reached_by(p, in, [&](int t, double v) { return t != side || (std::isfinite(v) && std::abs(v) >= threshold); });
+    const TensorD reached = reached_by(p, in, [&](int t, double v) { return pick(t == side, v); });
     for (int64_t o = 0; o < reached.numel(); ++o)
       if (reached[o] > 0) m.peak[o] = INFINITY;
   }
 }
 
-// bf16x3: an infinite operand times the other's lo part (nonzero where the value is no bf16) is an
-// Inf of lo's sign, which may meet hi * hi's Inf of the other sign: NaN or +-Inf, not judged.
-void mark_infinities_times_split(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in) {
-  for (int inf_side = 0; inf_side < 2; ++inf_side) {
-    const TensorD reached = reached_by(p, in, [&](int t, double v) {
-      return t == inf_side ? std::isinf(v) : std::isfinite(v) && static_cast<float>(v) != round_to(DType::BF16, static_cast<float>(v));
+// What a mode's rounding of the inputs leaves no float evaluation to judge by: an input it rounds
+// past float's range (within half a TF32 ulp of FLT_MAX, which has no TF32 neighbour below Inf); an
+// infinite operand times a nonzero input below eta, which it may round to 0 (Inf or NaN); in bf16x3,
+// an infinite operand times the other's lo part (nonzero where the value is no bf16), an Inf of lo's
+// sign that may meet hi * hi's Inf of the other sign.
+void mark_unjudgeable(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in, const NumericMode& mode) {
+  const double past = mode.input_overflow(), eta = mode.input_absolute();
+  unjudged_where(m, p, in, [&](bool own, double v) { return !own || (std::isfinite(v) && std::abs(v) >= past); });
+  unjudged_where(m, p, in, [&](bool own, double v) { return own ? std::isinf(v) : v != 0 && std::abs(v) < eta; });
+  if (mode.kind == NumericMode::Kind::Bf16x3)
+    unjudged_where(m, p, in, [](bool own, double v) {
+      return own ? std::isinf(v) : std::isfinite(v) && static_cast<float>(v) != round_to(DType::BF16, static_cast<float>(v));
     });
-    for (int64_t o = 0; o < reached.numel(); ++o)
-      if (reached[o] > 0) m.peak[o] = INFINITY;
-  }
 }
 
 // A subnormal input rounded by the mode errs by up to eta absolutely, not relatively: |a' b' - a b|
@@ -123,9 +116,7 @@ std::vector<ErrorModel> error_models(const Problem& p, const std::vector<TensorD
       // A rounded product may exceed |a b| (rounding up): what a float evaluation holds grows with it.
       if (m[0].peak.numel() == 0) m[0].peak = m[0].mag;
       for (auto& v : m[0].peak.data) v *= 1 + mode.product_rounding();
-      mark_inputs_rounded_past_range(m[0], p, inputs, mode.input_overflow());
-      mark_infinities_times_vanishing(m[0], p, inputs, mode.input_absolute());
-      if (mode.kind == NumericMode::Kind::Bf16x3) mark_infinities_times_split(m[0], p, inputs);
+      mark_unjudgeable(m[0], p, inputs, mode);
     }
   }
   for (auto& model : m) model.mode = mode.name();
