@@ -46,6 +46,9 @@ inline bool inf_times_vanishing_slope(Act a, double d_y, double x) {
 // overflows float below -88.72, where x / (1 + exp(-x)) is -0 (the true value reaches -2e-37). dx: how
 // far a float evaluation's x may be off (error_models/elementwise.cpp).
 void act_departure(ErrorModel& m, int64_t n, int64_t i, Act a, double x, double dx = 0);
+// The same for act'(x) (act_bwd's d_x = d_y act'(x)): NaN at +-Inf for gelu and silu, and where
+// gelu_tanh's derivative squares an x beyond 1.8e19.
+void slope_departure(ErrorModel& m, int64_t n, int64_t i, Act a, double x);
 
 // Averages (a sum of terms, then one division) whose float sum may overflow before the division,
 // where the result does not: the classes IEEE evaluation may give there (an Inf of a sign whose terms

@@ -116,6 +116,31 @@ TEST(NonfiniteDepartures, GeluAndSiluAtMinusInfinityAndSilusOverflowingExp) {
   EXPECT_TRUE(model_of("act:n=2,act=relu", {{-kInf, kInf}}).ieee.empty());  // relu's formula has no product
 }
 
+TEST(NonfiniteDepartures, DerivativesAtInfinityAndGeluTanhsSquareOverflowing) {
+  const ErrorModel gelu = model_of("act_bwd:n=4,act=gelu_tanh", {{kInf, -kInf, 1e20, 1e18}, {1, 1, 1, 1}});
+  EXPECT_EQ(classes_at(gelu, 0), IeeeOutcome::kNaN);
+  EXPECT_EQ(gelu.ieee.at(0).rule, EdgeRule::Limit);
+  EXPECT_EQ(classes_at(gelu, 1), IeeeOutcome::kNaN);
+  EXPECT_EQ(gelu.ieee.at(2).rule, EdgeRule::Overflow);  // x^2 past float's range
+  EXPECT_EQ(classes_at(gelu, 3), 0);
+  EXPECT_EQ(classes_at(model_of("act_bwd:n=2,act=silu", {{kInf, 1e20}, {1, 1}}), 1), 0);  // silu' holds no x^2
+  EXPECT_TRUE(model_of("act_bwd:n=2,act=tanh", {{kInf, -kInf}, {1, 1}}).ieee.empty());    // 1 - t^2 = 0: the limit
+}
+
+TEST(NonfiniteDepartures, AWeightGradientsNonFiniteDyMeetingPadding) {
+  // x 3x3 padded by 1, d_y 3x3: tap (r, s) of d_w pairs d_y[p, q] with x[p + r - 1, q + s - 1].
+  const std::string line = "conv2d_bwd_weight:h=3,w=3,r=3,s=3,ph=1,pw=1";
+  const std::vector<double> x(9, 2.0);
+  std::vector<double> dy(9, 1.0);
+  EXPECT_TRUE(model_of(line, {x, dy}).ieee.empty());
+  dy[0] = kInf;  // d_y[0, 0] meets padding at the taps of row 0 or column 0, x elsewhere
+  const ErrorModel m = model_of(line, {x, dy});
+  EXPECT_EQ(classes_at(m, 0), IeeeOutcome::kNaN);
+  EXPECT_EQ(m.ieee.at(0).rule, EdgeRule::Padding);
+  EXPECT_EQ(classes_at(m, 4), 0);  // the centre tap: x[0, 0]
+  EXPECT_EQ(classes_at(m, 8), 0);
+}
+
 TEST(NonfiniteDepartures, APreActivationOfMinusInfinityInGemmBiasAct) {
   // y = gelu(a b + bias) with a = -Inf, b = 1: the pre-activation is -Inf.
   const ErrorModel m = model_of("gemm_bias_act:m=1,k=1,n=2,act=gelu_erf", {{-kInf}, {1, 0}, {0, 0}});

@@ -2,7 +2,8 @@
 //   conv2d: c/g * r * s products (+ the bias) per output; IEEE evaluation multiplies padding by the
 //     weights (0 x Inf = NaN), which the reference leaves out;
 //   conv2d_bwd_data: at most k/g * r * s terms per input element;
-//   conv2d_bwd_weight: n * p * q terms per weight, and per bias.
+//   conv2d_bwd_weight: n * p * q terms per weight, and per bias; IEEE evaluation multiplies padding by
+//     d_y (0 x Inf = NaN), which the reference leaves out;
 // Exact on integer inputs.
 // In winograd(m, 3) (core/numeric_mode.hpp), with n = m + 2 and Lavin and Gray's transforms, an output
 // tile is A^T [sum_c (G g_c G^T) . (B^T d_c B)] A. Each stage's float rounding is bounded by the same
@@ -44,6 +45,27 @@ void padding_times_nonfinite(ErrorModel& m, const Problem& p, const std::vector<
     if (met[o] < per_filter[static_cast<size_t>((o / plane) % k)])
       m.depart(met.numel(), o, IeeeOutcome::kNaN, EdgeRule::Padding,
                "a non-finite weight meets padding, which the reference leaves out, where IEEE evaluation of the padded sum gives 0 x Inf = NaN");
+}
+
+// conv2d_bwd_weight: d_w[k, c, r, s] sums x[..] d_y[n, k, p, q] over every output position, whose tap
+// (r, s) lies on x or on padding. IEEE evaluation of the padded sum multiplies padding by d_y: a
+// non-finite d_y there gives NaN; the reference leaves padding out. A filter tap's d_y terms on x are
+// counted by the reference on ones (x) and the non-finite d_y's indicator; fewer than the plane's
+// non-finite d_y means one met padding.
+void padding_times_nonfinite_dy(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in) {
+  if (p.i("ph") == 0 && p.i("pw") == 0) return;
+  const Shape& dy = in[1].shape;  // n, k, p, q
+  const int64_t k = dy[1], plane = dy[2] * dy[3];
+  std::vector<TensorD> marks{TensorD(in[0].shape, 1.0), TensorD(dy)};
+  std::vector<double> per_filter(static_cast<size_t>(k));
+  for (int64_t i = 0; i < in[1].numel(); ++i)
+    if (!std::isfinite(in[1][i])) marks[1][i] = 1, ++per_filter[static_cast<size_t>((i / plane) % k)];
+  const TensorD met = run_reference(p, marks)[0];  // d_w's shape: k, c/g, r, s
+  const int64_t taps = met.numel() / k;
+  for (int64_t o = 0; o < met.numel(); ++o)
+    if (met[o] < per_filter[static_cast<size_t>(o / taps)])
+      m.depart(met.numel(), o, IeeeOutcome::kNaN, EdgeRule::Padding,
+               "a non-finite d_y meets padding, which the reference leaves out, where IEEE evaluation of the padded sum gives 0 x Inf = NaN");
 }
 
 using Small = Eigen::MatrixXd;
@@ -152,7 +174,9 @@ void add_conv(std::map<std::string, ErrorModelFn>& m) {
   m["conv2d_bwd_weight"] = [](const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool ints) {
     const Shape y = signature_of(p).input("d_y").shape;
     const double terms = static_cast<double>(y[0] * y[2] * y[3]);
-    return linear(p, in, std::vector<double>(p.i("bias") ? 2 : 1, terms), ints);
+    auto v = linear(p, in, std::vector<double>(p.i("bias") ? 2 : 1, terms), ints);
+    padding_times_nonfinite_dy(v[0], p, in);
+    return v;
   };
 }
 

@@ -93,6 +93,19 @@ void act_departure(ErrorModel& m, int64_t n, int64_t i, Act a, double x, double 
   }
 }
 
+// act' evaluated as its formula in IEEE arithmetic: gelu_tanh' = 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3c x^2),
+// gelu_erf' = Phi(x) + x phi(x), silu' = s (1 + x (1 - s)) are Inf x 0 = NaN at +-Inf (their limits are 1
+// and 0), and gelu_tanh's x^2 overflows float beyond 1.8e19, where 0 x Inf is NaN too.
+void slope_departure(ErrorModel& m, int64_t n, int64_t i, Act a, double x) {
+  if (a != Act::GeluTanh && a != Act::GeluErf && a != Act::Silu) return;
+  const std::string name = a == Act::GeluTanh ? "gelu_tanh" : a == Act::GeluErf ? "gelu_erf" : "silu";
+  if (std::isinf(x))
+    m.depart(n, i, IeeeOutcome::kNaN, EdgeRule::Limit,
+             name + "'(+-Inf) is its limit (1 or 0), where IEEE evaluation of its formula gives Inf x 0 = NaN");
+  else if (a == Act::GeluTanh && std::abs(x) >= 1.8446743523953730e19)  // sqrt of float's overflow threshold
+    m.depart(n, i, IeeeOutcome::kNaN, EdgeRule::Overflow, "gelu_tanh's derivative squares x, which overflows float beyond 1.8e19: 0 x Inf = NaN");
+}
+
 namespace {
 
 std::vector<ErrorModel> act_model(const Problem& p, const std::vector<TensorD>& in, const std::vector<TensorD>&, bool) {
@@ -116,6 +129,7 @@ std::vector<ErrorModel> act_bwd_model(const Problem& p, const std::vector<Tensor
     m.mag[i] =
         std::abs(in[1][i]) * (slope_magnitude(a, in[0][i]) + (smooth && std::isfinite(in[0][i]) ? kUnderflowUnits * (1 + std::abs(in[0][i])) : 0.0));
     if (inf_times_vanishing_slope(a, in[1][i], in[0][i])) m.peak[i] = INFINITY;
+    slope_departure(m, in[0].numel(), i, a, in[0][i]);
   }
   return moved(m);
 }

@@ -91,6 +91,18 @@ def max_pool2d(p, i):
     return _stored(p, F.max_pool2d(_t(i["x"]), (p["kh"], p["kw"]), (p["sh"], p["sw"]), (p["ph"], p["pw"])))
 
 
+def conv2d_bwd_weight(p, i):
+    x, dy = _t(i["x"]), _t(i["d_y"])
+    shape = (p["k"], p["c"] // p["g"], p["r"], p["s"])
+    d_w = torch.nn.grad.conv2d_weight(x, shape, dy, (p["sh"], p["sw"]), (p["ph"], p["pw"]), (p["dh"], p["dw"]), p["g"])
+    return [_stored(p, d_w)] + ([_stored(p, dy.sum(dim=(0, 2, 3)))] if p["bias"] else [])
+
+
+def act_bwd(p, i):
+    x = _t(i["x"]).requires_grad_(True)
+    return _stored(p, torch.autograd.grad(ACTIVATIONS[p["act"]](x), x, _t(i["d_y"]))[0])
+
+
 def global_avg_pool(p, i):
     return _stored(p, _t(i["x"]).mean(dim=(2, 3)))
 
@@ -122,6 +134,7 @@ KERNELS = {
     "mul": lambda p, i: _stored(p, _t(i["a"]) * _t(i["b"])),
     "bias_add": lambda p, i: _stored(p, _t(i["x"]) + _t(i["bias"])),
     "transpose": lambda p, i: _stored(p, _t(i["x"]).t().contiguous()),
+    "conv2d_bwd_weight": conv2d_bwd_weight,
 }
 
 
@@ -169,6 +182,31 @@ class PyTorchUnderLimits(unittest.TestCase):
                 r = plumbline.check(op, KERNELS[op], problem=line, values=values, seed=seed, name=op, nonfinite="ieee")
                 self.assertTrue(r["passed"])
                 self.assertGreater(r["ieee_accepted"], 0)
+
+    def test_a_derivatives_limit_is_named_and_ieee_takes_its_nan(self):
+        # gelu_tanh'(+Inf) = 0.5 (1 + t) + 0.5 x (1 - t^2) ...: Inf x 0 = NaN; its limit is 1 (d_x = d_y = 88.5)
+        line = "act_bwd:n=1,act=gelu_tanh,dtype=bf16"
+        with self.assertRaises(plumbline.CheckFailure) as caught:
+            plumbline.check("act_bwd", act_bwd, problem=line, values="sparse", seed=10)
+        self.assertEqual(caught.exception.verdict, "non-finite: limit")
+        self.assertTrue(
+            plumbline.check("act_bwd", act_bwd, problem=line, values="sparse", seed=10, nonfinite="ieee")["passed"]
+        )
+
+    def test_relus_derivative_at_nan_fails_under_both(self):
+        # PyTorch selects 0 where x > 0 is false, NaN included; the reference propagates NaN (a NaN input
+        # gives NaN), and no policy's rule is about NaN inputs.
+        for nonfinite in ["limits", "ieee"]:
+            with self.assertRaises(plumbline.CheckFailure) as caught:
+                plumbline.check(
+                    "act_bwd",
+                    act_bwd,
+                    problem="act_bwd:n=3,act=relu,dtype=f16",
+                    values="edge",
+                    seed=6,
+                    nonfinite=nonfinite,
+                )
+            self.assertEqual(caught.exception.verdict, "non-finite")
 
     def test_a_nan_no_evaluation_of_the_formula_gives_fails_under_both(self):
         # PyTorch's group_norm folds gamma into one scale, x (rstd gamma) + (beta - mean rstd gamma): with an
