@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch's float32 convolutions under plumbline's error bound.
+"""PyTorch's float32 convolutions under plumbline's error bounds, and the numeric mode each falls in.
 
 For each problem line (conv2d, conv2d_bwd_data, conv2d_bwd_weight), draws the inputs as `plumbline
 check` does for two of its value distributions (core/random.hpp):
@@ -12,7 +12,13 @@ operation on |inputs| in float64, K the reduction length (c/g r s, k/g r s or n 
 K u / (1 - K u), u = 2^-24 (K past 2^16 as max(2^16, 2 sqrt(K))). Prints the worst error/bound
 ratio per line and distribution: above 1 is what `plumbline check` calls wrong.
 
-Usage: torch_conv_accuracy.py PROBLEM_LINE... [--seeds N] [--json FILE]
+Then the same under the numeric modes' bounds (docs/verification.md, "Numeric modes"): tf32 adds
+(2 * 2^-10 + 2^-20) mag; winograd(m,3) (conv2d, 3x3, stride 1, dilation 1) is 2 gamma(4n + 9 + c/g) W
+with n = m + 2 and W the Winograd transforms on absolute values. The `mode` column names the first
+mode (exact, tf32, winograd(2,3), winograd(4,3)) whose bound holds the line's outputs on both
+distributions: the mode to put our kernels beside it in. `--tf32` runs PyTorch with TF32 on.
+
+Usage: torch_conv_accuracy.py PROBLEM_LINE... [--seeds N] [--tf32] [--json FILE]
 """
 import argparse
 import json
@@ -49,6 +55,52 @@ def draw(shape, dist, gen, device):
     return torch.where(outlier, v * torch.pow(2.0, exps), v).to(torch.float32).to(torch.float64)  # float32 values
 
 
+TF32 = 2.0 * 2.0**-10 + 2.0**-20  # each product's inputs to 10 explicit mantissa bits (core/numeric_mode.cpp)
+
+# Lavin and Gray's F(m x m, 3 x 3) transforms, as absolute values: B^T, G, A^T (check/error_models/conv.cpp).
+WINOGRAD = {
+    2: (
+        [[1, 0, 1, 0], [0, 1, 1, 0], [0, 1, 1, 0], [0, 1, 0, 1]],
+        [[1, 0, 0], [0.5, 0.5, 0.5], [0.5, 0.5, 0.5], [0, 0, 1]],
+        [[1, 1, 1, 0], [0, 1, 1, 1]],
+    ),
+    4: (
+        [
+            [4, 0, 5, 0, 1, 0],
+            [0, 4, 4, 1, 1, 0],
+            [0, 4, 4, 1, 1, 0],
+            [0, 2, 1, 2, 1, 0],
+            [0, 2, 1, 2, 1, 0],
+            [0, 4, 0, 5, 0, 1],
+        ],
+        [
+            [1 / 4, 0, 0],
+            [1 / 6, 1 / 6, 1 / 6],
+            [1 / 6, 1 / 6, 1 / 6],
+            [1 / 24, 1 / 12, 1 / 6],
+            [1 / 24, 1 / 12, 1 / 6],
+            [0, 0, 1],
+        ],
+        [[1, 1, 1, 1, 1, 0], [0, 1, 1, 2, 2, 0], [0, 1, 1, 4, 4, 0], [0, 1, 1, 8, 8, 1]],
+    ),
+}
+
+
+def winograd_magnitude(m, a, x, wt):
+    """W per output: |A^T| [sum_c (|G| |g_c| |G^T|) . (|B^T| |d_c| |B|)] |A| over output tiles from (0, 0)."""
+    bt, g, at = (torch.tensor(t, dtype=torch.float64, device=x.device) for t in WINOGRAD[m])
+    n = m + 2
+    N, C, H, W_ = x.shape
+    P, Q = H + 2 * a["ph"] - 2, W_ + 2 * a["pw"] - 2
+    tp, tq = -(-P // m), -(-Q // m)
+    pad = F.pad(x.abs(), (a["pw"], tq * m + 2 - W_ - a["pw"], a["ph"], tp * m + 2 - H - a["ph"]))  # zeros around
+    tiles = pad.unfold(2, n, m).unfold(3, n, m)  # N, C, tp, tq, n, n
+    v = torch.einsum("ia,nctqab,jb->nctqij", bt, tiles, bt)
+    u = torch.einsum("ia,kcab,jb->kcij", g, wt.abs(), g)
+    y = torch.einsum("ia,nktqab,jb->nktqij", at, torch.einsum("kcij,nctqij->nktqij", u, v), at)  # N, K, tp, tq, m, m
+    return y.permute(0, 1, 2, 4, 3, 5).reshape(N, wt.shape[0], tp * m, tq * m)[:, :, :P, :Q]
+
+
 def run(op, a, x, wt, dy):
     stride, pad, dil, g = (a["sh"], a["sw"]), (a["ph"], a["pw"]), (a["dh"], a["dw"]), a["g"]
     if op == "conv2d":
@@ -75,37 +127,54 @@ def worst_ratio(op, a, dist, seed, device):
     got = run(op, a, x.float(), wt.float(), dy.float()).double()
     ref = run(op, a, x, wt, dy)
     mag = run(op, a, x.abs(), wt.abs(), dy.abs())
-    bound = 2.0 * gamma(depth) * mag + FLT_MIN
-    ratio = ((got - ref).abs() / bound).max().item()
-    return ratio, depth
+    err = (got - ref).abs()
+    ratios = {
+        "exact": (err / (2.0 * gamma(depth) * mag + FLT_MIN)).max().item(),
+        "tf32": (err / (2.0 * (gamma(depth) + TF32) * mag + FLT_MIN)).max().item(),
+    }
+    winograd_fits = op == "conv2d" and (a["r"], a["s"], a["sh"], a["sw"], a["dh"], a["dw"], g) == (3, 3, 1, 1, 1, 1, 1)
+    for m in (2, 4):
+        if winograd_fits:
+            bound = 2.0 * gamma(4 * (m + 2) + 9 + c) * winograd_magnitude(m, a, x, wt) + FLT_MIN
+            ratios[f"winograd({m},3)"] = (err / bound).max().item()
+    return ratios, depth
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("lines", nargs="+")
     ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument(
+        "--tf32", action="store_true", help="PyTorch with TF32 on (cudnn.allow_tf32), as its default for convolutions"
+    )
     ap.add_argument("--json")
     args = ap.parse_args()
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = args.tf32
+    torch.backends.cudnn.allow_tf32 = args.tf32
     torch.backends.cudnn.benchmark = True
     print(
         f"torch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, {device}"
         + (f" ({torch.cuda.get_device_name()})" if device == "cuda" else "")
     )
-    print("| problem | K | worst error/bound, normal (outliers) | uniform |")
+    modes = ["exact", "tf32", "winograd(2,3)", "winograd(4,3)"]
+    print("| problem | K | worst error/bound in " + ", ".join(modes) + ": normal (outliers) / uniform | mode |")
     print("|---|---|---|---|")
     rows = []
     for line in args.lines:
         op, a = parse(line)
         worst = {}
         for dist in ("normal", "uniform"):
-            ratios = [worst_ratio(op, a, dist, seed, device) for seed in range(1, args.seeds + 1)]
-            worst[dist] = max(r for r, _ in ratios)
-            depth = ratios[0][1]
-        rows.append({"problem": line, "k": depth, **worst})
-        print(f"| `{line}` | {depth} | {worst['normal']:.3g} | {worst['uniform']:.3g} |", flush=True)
+            for seed in range(1, args.seeds + 1):
+                ratios, depth = worst_ratio(op, a, dist, seed, device)
+                for mode, r in ratios.items():
+                    worst.setdefault(mode, {}).setdefault(dist, 0.0)
+                    worst[mode][dist] = max(worst[mode][dist], r)
+        within = [mode for mode in modes if mode in worst and max(worst[mode].values()) <= 1.0]
+        mode = within[0] if within else "none"
+        cells = ", ".join(f"{worst[m]['normal']:.3g} / {worst[m]['uniform']:.3g}" if m in worst else "-" for m in modes)
+        rows.append({"problem": line, "k": depth, "ratios": worst, "mode": mode})
+        print(f"| `{line}` | {depth} | {cells} | {mode} |", flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
