@@ -53,6 +53,7 @@ TensorD reached_by(const Problem& p, const std::vector<TensorD>& in, const std::
 // selects and the other's that `pick(false, v)` selects, either operand first.
 void unjudged_where(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in, const std::function<bool(bool, double)>& pick) {
   for (int side = 0; side < 2; ++side) {
+    if (std::none_of(in[side].data.begin(), in[side].data.end(), [&](double v) { return pick(true, v); })) continue;  // nothing reached
     const TensorD reached = reached_by(p, in, [&](int t, double v) { return pick(t == side, v); });
     for (int64_t o = 0; o < reached.numel(); ++o)
       if (reached[o] > 0) m.peak[o] = INFINITY;
@@ -147,6 +148,13 @@ std::vector<ErrorModel> models::linear(const Problem& p, const std::vector<Tenso
 }
 
 void models::overflowing_averages(ErrorModel& m, const Problem& p, const TensorD& x, const TensorD& divisor, double terms, const std::string& sum) {
+  // Nothing can overflow unless terms times the largest finite |x| reaches the threshold (most cases):
+  // then the five reference runs below are skipped.
+  const double threshold = overflow_threshold(DType::F32) / (1 + gamma_of(terms));
+  double largest = 0;
+  for (double v : x.data)
+    if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
+  if (largest * terms < threshold) return;
   // The reference is linear: on the positive and negative finite parts it gives their averages, on an
   // indicator of +Inf, -Inf or NaN the share of such terms.
   TensorD pos(x.shape), neg(x.shape), pos_inf(x.shape), neg_inf(x.shape), nan(x.shape);
@@ -161,8 +169,8 @@ void models::overflowing_averages(ErrorModel& m, const Problem& p, const TensorD
   }
   const TensorD P = run_reference(p, {pos})[0], N = run_reference(p, {neg})[0];
   const TensorD PI = run_reference(p, {pos_inf})[0], NI = run_reference(p, {neg_inf})[0], NA = run_reference(p, {nan})[0];
-  // A partial sum of one sign's terms, each addition rounded, reaches at most their sum times 1 + gamma.
-  const double threshold = overflow_threshold(DType::F32) / (1 + gamma_of(terms));
+  // (threshold: a partial sum of one sign's terms, each addition rounded, reaches at most their sum
+  // times 1 + gamma.)
   for (int64_t o = 0; o < P.numel(); ++o) {
     const bool over_pos = P[o] * divisor[o] >= threshold, over_neg = N[o] * divisor[o] >= threshold;
     if ((!over_pos && !over_neg) || NA[o] > 0 || (PI[o] > 0 && NI[o] > 0)) continue;  // no overflow, or NaN either way

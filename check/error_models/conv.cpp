@@ -14,6 +14,7 @@
 // W exceeds the direct sum of |x w| by the transforms' growth (Barabasz et al., 2020), which is why
 // the mode has a bound of its own. An output whose tile holds a non-finite input or weight is not
 // judged: the transforms mix the tile (Inf - Inf = NaN reaches outputs whose window holds no Inf).
+#include <algorithm>
 #include <cmath>
 
 #include "check/error_models.hpp"
@@ -38,8 +39,9 @@ void padding_times_nonfinite(ErrorModel& m, const Problem& p, const std::vector<
   std::vector<double> per_filter(static_cast<size_t>(k));
   for (int64_t i = 0; i < in[1].numel(); ++i)
     if (!std::isfinite(in[1][i])) marks[1][i] = 1, ++per_filter[static_cast<size_t>(i / taps)];
-  const TensorD met = run_reference(p, marks)[0];  // per output: non-finite taps on input cells
-  const Shape& y = met.shape;                      // n, k, p, q
+  if (std::all_of(per_filter.begin(), per_filter.end(), [](double c) { return c == 0; })) return;  // every weight finite
+  const TensorD met = run_reference(p, marks)[0];                                                  // per output: non-finite taps on input cells
+  const Shape& y = met.shape;                                                                      // n, k, p, q
   const int64_t plane = y[2] * y[3];
   for (int64_t o = 0; o < met.numel(); ++o)
     if (met[o] < per_filter[static_cast<size_t>((o / plane) % k)])
@@ -60,7 +62,8 @@ void padding_times_nonfinite_dy(ErrorModel& m, const Problem& p, const std::vect
   std::vector<double> per_filter(static_cast<size_t>(k));
   for (int64_t i = 0; i < in[1].numel(); ++i)
     if (!std::isfinite(in[1][i])) marks[1][i] = 1, ++per_filter[static_cast<size_t>((i / plane) % k)];
-  const TensorD met = run_reference(p, marks)[0];  // d_w's shape: k, c/g, r, s
+  if (std::all_of(per_filter.begin(), per_filter.end(), [](double c) { return c == 0; })) return;  // every d_y finite
+  const TensorD met = run_reference(p, marks)[0];                                                  // d_w's shape: k, c/g, r, s
   const int64_t taps = met.numel() / k;
   for (int64_t o = 0; o < met.numel(); ++o)
     if (met[o] < per_filter[static_cast<size_t>(o / taps)])
