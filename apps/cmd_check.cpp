@@ -297,6 +297,12 @@ std::string task_tag(const ocl::DeviceInfo& device, const std::string& op) {
 }
 fs::path events_path(const std::string& tag) { return fs::temp_directory_path() / ("plumbline_check_" + tag + ".jsonl"); }
 
+// The case a child's event names (its problem, variant, values and seed), not yet judged.
+CaseResult case_begun(const nlohmann::json& e, const std::string& device) {
+  return CaseResult{Problem::parse(e["problem"].get<std::string>()), device, e["variant"].get<std::string>(),
+                    values_from_string(e["values"].get<std::string>()), e["seed"].get<uint64_t>()};
+}
+
 // One operator on one device, each batch of cases in a child process: a child that dies takes the
 // case it was running with it, as a [crashed] (or [hung]) verdict, and a fresh child goes on. What it
 // prints goes to `log`; with `capture`, its children's output too (operators run side by side: each
@@ -330,11 +336,26 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
     const ChildEnd end = child(child_args(o, op, device.selector, results.string(), next, problem), results);
     const auto events = read_events(results.string());
     int last_begun = -1, last_done = -1;
-    nlohmann::json begun;
+    nlohmann::json begun, unreported;  // the last case begun; a failed case whose failure the child did not report
     for (const auto& e : events) {
       if (e["event"] == "begin") last_begun = e["case"].get<int>(), begun = e;
-      if (e["event"] == "case") last_done = e["case"].get<int>(), out.add(e["result"]);
-      if (e["event"] == "failure") ++out.failed, out.failures.push_back(e["failure"]);
+      if (e["event"] == "case") {
+        last_done = e["case"].get<int>(), out.add(e["result"]);
+        const bool failed = !e["result"]["passed"].get<bool>() && !e["result"].value("skipped", false);
+        unreported = failed ? e["result"] : nlohmann::json();
+      }
+      if (e["event"] == "failure") ++out.failed, out.failures.push_back(e["failure"]), unreported = nlohmann::json();
+    }
+    if (!unreported.is_null()) {
+      // The child ended between a failed case and its report (a kernel the watchdog gave up on can take
+      // its process down): the case still fails, unshrunk.
+      CaseResult r = case_begun(unreported, device.selector);
+      r.verdict = unreported["verdict"].get<std::string>();
+      r.message = unreported["message"].get<std::string>();
+      r.math = unreported.value("math", "exact");
+      ++out.failed;
+      print_failure(log, op + (kv.all.size() > 1 ? "/" + r.variant : ""), r, r, o.source);
+      out.failures.push_back(failure_json(r, r, o.source));
     }
     if (!end.signal && (end.exit_code == 2 || end.exit_code == 3)) {  // bad input, or our own bug: the child said which
       exit_code = std::max(exit_code, end.exit_code);
@@ -346,8 +367,7 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
       // The child died in the middle of a case: that case crashed (or hung, when we killed it).
       std::lock_guard<std::recursive_mutex> drawing(generator_mutex());  // its problem is drawn and shrunk here
       const KernelCase c = oc.at(last_begun);
-      CaseResult r{Problem::parse(begun["problem"].get<std::string>()), device.selector, begun["variant"].get<std::string>(),
-                   values_from_string(begun["values"].get<std::string>()), begun["seed"].get<uint64_t>()};
+      CaseResult r = case_begun(begun, device.selector);
       r.verdict = end.stalled ? "hung" : "crashed";
       r.message = end.stalled ? "the check process made no progress for longer than the case's watchdog allows and was killed"
                               : "the check process was ended by " + end.describe() +

@@ -1,6 +1,7 @@
 #include "opencl/buffer.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -25,6 +26,8 @@ static uint32_t guard_word(uint32_t bits32, size_t width) { return width == 4 ? 
 // Host memory of `bytes` between two inaccessible fences of kFence bytes each, its end `align`-aligned
 // as close to the far fence as the alignment allows: a run past the end meets the fence within `align`.
 static constexpr size_t kFence = size_t{1} << 20;
+static std::atomic<bool> keep_mapped{false};
+void keep_fenced_memory_mapped() { keep_mapped = true; }
 static std::shared_ptr<void> fenced_allocation(size_t bytes, size_t align, void** data) {
   const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   const size_t inner = (bytes + align + page - 1) / page * page, total = inner + 2 * kFence;
@@ -37,7 +40,9 @@ static std::shared_ptr<void> fenced_allocation(size_t bytes, size_t align, void*
   }
   const uintptr_t end = reinterpret_cast<uintptr_t>(rw + inner);
   *data = reinterpret_cast<void*>((end - bytes) / align * align);
-  return std::shared_ptr<void>(base, [total](void* p) { ::munmap(p, total); });
+  return std::shared_ptr<void>(base, [total](void* p) {
+    if (!keep_mapped) ::munmap(p, total);
+  });
 }
 
 GuardedBuffer::GuardedBuffer(cl::Context& context, cl::CommandQueue& queue, std::string name, int64_t elements, int64_t guard, DType dtype,

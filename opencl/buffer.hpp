@@ -22,6 +22,11 @@ inline constexpr uint16_t kPoisonBitsBF16 = 0x7FADu;  // and in bf16
 // second buffer's guard. Mutation testing found the case where one shared pattern hid it.
 uint32_t guard_bits(const std::string& name);
 
+// A kernel the watchdog gave up on may still be running in host memory (a CPU driver's threads go on
+// with it): from then on fenced host memory is never unmapped, so that the abandoned kernel writes into
+// memory that is still its own instead of faulting this process while it reports the hang.
+void keep_fenced_memory_mapped();
+
 class GuardedBuffer {
  public:
   // `fenced`: the buffer lives in host memory between inaccessible pages (a device that computes in

@@ -522,6 +522,7 @@ void Runtime::wait(const cl::Event& event, const std::string& what) {
     const auto now = std::chrono::steady_clock::now();
     const auto deadline = state->running ? state->started + seconds(watchdog_seconds_) : submitted + seconds(start_limit);
     if (now > deadline) {
+      keep_fenced_memory_mapped();  // the kernel may go on writing its buffers
       if (!state->running)
         throw KernelFault("watchdog: " + what + " was not started within " + std::to_string(static_cast<int>(start_limit)) + " s on " +
                               device_.selector + " (" + device_.name + ")",
