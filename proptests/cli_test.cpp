@@ -327,8 +327,8 @@ TEST(CliPlans, TheNonfinitePolicyJudgesAKernelsEdgeAnswers) {
   EXPECT_NE(bad.output.find("--nonfinite 'lenient': the non-finite policies are limits (the default) and ieee"), std::string::npos) << bad.output;
 }
 
-// Kernels in a numeric mode (docs/verification.md): a user's TF32 GEMM and Winograd F(4x4, 3x3)
-// convolution pass under --math and fail the exact contract; the repro lines carry the mode; the
+// Kernels in a numeric mode (docs/verification.md): a user's TF32 GEMM, our TF32 GEMM and a user's
+// Winograd F(4x4, 3x3) convolution pass under their mode and fail the exact contract; the repro lines carry the mode; the
 // catalogue's TF32 that keeps bf16's bits fails its mode; a problem the mode cannot compute is refused
 // naming what it needs.
 TEST(CliPlans, KernelsInANumericModeAreJudgedUnderItsBound) {
@@ -345,6 +345,16 @@ TEST(CliPlans, KernelsInANumericModeAreJudgedUnderItsBound) {
   EXPECT_NE(bf16_bits.output.find("[wrong] in tf32: "), std::string::npos) << bf16_bits.output;
   EXPECT_NE(bf16_bits.output.find(" of tf32 ("), std::string::npos) << "the bound names its mode\n" << bf16_bits.output;
   EXPECT_NE(bf16_bits.output.find("--entry matmul_tf32 --math tf32\n"), std::string::npos) << "the repro carries the mode\n" << bf16_bits.output;
+
+  // Our TF32 GEMM on the tensor cores (gemm.plan's tf32, the instruction emulated): its mode, then the
+  // exact contract.
+  const std::string ours = " --device pocl:0 --values normal --plan " + src +
+                           "/proptests/kernels/mma_emulated.plan --variant tf32_emulated --problem 'matmul:batch=0,m=70,k=130,n=66,ta=0,tb=1'";
+  const Outcome ours_in_mode = run("check matmul" + ours);
+  EXPECT_EQ(ours_in_mode.status, 0) << ours_in_mode.output;
+  const Outcome ours_exact = run("check matmul --math exact" + ours);
+  EXPECT_EQ(ours_exact.status, 1) << ours_exact.output;
+  EXPECT_NE(ours_exact.output.find("FAIL matmul on pocl:0 [wrong]: "), std::string::npos) << ours_exact.output;
 
   const std::string winograd =
       " --device pocl:0 --cases 24 --kernel-file " + src +
