@@ -635,7 +635,7 @@ void included(const std::string& file, std::set<std::string>& out) {
 // is one the headers accept; a header guard that the plans do not imply fails here.
 TEST(OurPlans, EveryCandidateTheRequireLinesAllowPassesTheHeadersGuards) {
   std::map<std::string, HeaderGuards> headers;
-  for (const char* h : {"xgemm.h", "xgemm_mma.h", "xgemm_mma_async.h", "xgemm_tf32.cl"}) {
+  for (const char* h : {"xgemm.h", "xgemm_mma.h", "xgemm_mma_async.h", "xgemm_tf32.cl", "xgemm_skinny.cl"}) {
     headers[h] = guards_of(kernel_dir() + "/" + h);
     ASSERT_FALSE(headers[h].conditions.empty()) << h << ": no guard cites the require lines";
   }
