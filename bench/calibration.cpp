@@ -1,6 +1,7 @@
 #include "bench/calibration.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 
 namespace plumbline::bench {
@@ -52,17 +53,38 @@ DevicePeaks calibrate(ocl::Runtime& rt) {
           best, 2.0 * 4.0 * static_cast<double>(floats) / rt.run(k, cl::NDRange(static_cast<size_t>(floats / 4)), cl::NullRange, "copy_bandwidth"));
     peaks.gbps = best / 1e9;
   }
+  std::string tensor;  // how the tensor cores' peak was measured
   if (std::find(rt.device().features.begin(), rt.device().features.end(), "nvidia_sm80") != rt.device().features.end()) {
     const cl::Program mma = rt.build_file("calibration_mma.cl", "").program;
     const size_t global = std::max<size_t>(1, rt.device().compute_units) * 1024;
     ocl::GuardedBuffer out = rt.buffer("calibration_mma_out", static_cast<int64_t>(global));
     cl::Kernel k(mma, "mma_peak");
     peaks.tensor_gflops = best_rate(rt, k, global, 1024.0, [&](int iters) { ocl::set_args(k, out, iters); }) / 1e9;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "; mma_peak (8 bf16 mma.sync chains per warp, calibration_mma.cl), best of 5: %.0f GFLOP/s", peaks.tensor_gflops);
+    tensor = buf;
+  }
+  if (std::find(rt.device().features.begin(), rt.device().features.end(), "nvidia_sm90a") != rt.device().features.end()) {
+    // Hopper: wgmma outruns mma.sync, so the tensor cores' peak is the faster of the two. A failure here
+    // leaves mma_peak's figure, and the method says why.
+    try {
+      const cl::Program wgmma = rt.build_file("calibration_wgmma.cl", "").program;
+      const size_t global = std::max<size_t>(1, rt.device().compute_units) * 1024;
+      ocl::GuardedBuffer out = rt.buffer("calibration_wgmma_out", static_cast<int64_t>(global));
+      cl::Kernel k(wgmma, "wgmma_peak");
+      const double gflops = best_rate(rt, k, global, 16384.0, [&](int iters) { ocl::set_args(k, out, iters); }) / 1e9;
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "; wgmma_peak (4 bf16 wgmma m64n256k16 a round per warpgroup, calibration_wgmma.cl), best of 5: %.0f GFLOP/s",
+                    gflops);
+      tensor += buf;
+      peaks.tensor_gflops = std::max(peaks.tensor_gflops, gflops);
+    } catch (const Error& e) {
+      tensor += std::string("; wgmma_peak did not run (") + e.what() + ")";
+    }
   }
   peaks.method = "measured: fma_peak (16 float" + std::to_string(vec) + " fma chains per work-item) and copy_bandwidth (" +
                  std::to_string(std::min<uint64_t>({uint64_t{256} << 20, rt.device().max_alloc_bytes / 2, rt.device().global_mem_bytes / 8}) >> 20) +
-                 " MiB copy), best of 5-6 runs (opencl/kernels/calibration.cl)" +
-                 std::string(peaks.tensor_gflops > 0 ? "; mma_peak (8 bf16 mma.sync chains per warp, calibration_mma.cl), best of 5" : "");
+                 " MiB copy), best of 5-6 runs (opencl/kernels/calibration.cl)" + tensor;
   return peaks;
 }
 
