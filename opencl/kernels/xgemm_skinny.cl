@@ -1,4 +1,5 @@
-// matmul for few rows (decode: m <= 64, gemm.plan's `skinny`): C = op(A) @ op(B) where op(B), k x n, is
+// matmul for few rows (decode: m <= 64, gemm.plan's `skinny`; few columns, n <= 64, as the transposed
+// product C^T = op(B)^T op(A)^T: `skinny_n`): C = op(A) @ op(B) where op(B), k x n, is
 // the large operand and is read once, at full width, by work-groups that each stream one slice of its
 // depth for a run of columns; A's rows at that slice wait in local memory. Two steps:
 //   xgemm_skinny      the products over one depth slice (KC deep) into a float32 partial of C;
@@ -113,12 +114,15 @@ void xgemm_skinny(int m, int n, int k, __global const real_t* a, int lda, int ta
   }
 }
 
-// C (batches x m x n, row-major) as the sum of the slices' partials in slice order, in the storage format.
-// Global roundup(count, 256), local 256.
-__kernel void xgemm_skinny_sum(__global const float* part, __global real_t* c, long count, int slices) {
+// C as the sum of the slices' partials (batches x rows x cols floats each) in slice order, in the
+// storage format: C is the partials' layout, or with transposed = 1 its transpose (C^T was computed:
+// skinny_n, a product with few columns). Global roundup(count, 256), local 256.
+__kernel void xgemm_skinny_sum(__global const float* part, __global real_t* c, long count, int slices, int rows, int cols, int transposed) {
   const long i = get_global_id(0);
   if (i >= count) return;
   float s = 0.0f;
   for (int q = 0; q < slices; ++q) s += part[q * count + i];
-  ST(c, i, s);
+  const long per = (long)rows * cols, z = i / per;
+  const int r = (int)(i % per / cols), col = (int)(i % cols);
+  ST(c, transposed ? z * per + (long)col * rows + r : i, s);
 }
