@@ -2,7 +2,7 @@
 // nvidia_sm90a feature): Hopper's warpgroup MMA, `wgmma.mma_async.m64n256k16` (bf16 operands, float
 // accumulators), which cuBLAS's and our wgmma GEMMs use and which runs faster than mma.sync there (the
 // mma_peak of calibration_mma.cl is below what cuBLAS's bf16 GEMMs reach, so it is no upper bound on
-// Hopper). A warpgroup (128 work-items) a work-group issues 4 instructions a round into the same
+// Hopper). Each work-group, one warpgroup of 128 work-items, runs 4 instructions a round into the same
 // accumulators, one committed group of them left in flight; 4 * 2 * 64 * 256 * 16 FLOPs a warpgroup a
 // round, 16384 a work-item. Operands: one K-major slab each in local memory (A 64 x 16, B 256 x 16,
 // rows of 32 bytes in the 32-byte swizzle: xgemm_mma_wgmma.h says how the descriptors read them).
