@@ -35,14 +35,14 @@
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
 void xgemm_skinny(int m, int n, int k, __global const real_t* a, int lda, int ta, long a_batch, __global const real_t* b, int ldb, int tb,
                   long b_batch, __global float* part, int batches) {
-  __local float as[MR * KC];        // A's rows r0 .. r0 + MR - 1 at the slice's depths, 0 outside A
+  __local float as[MR * KC];        // A's rows r0 .. r0 + rows - 1 at the slice's depths, 0 past k
   __local float sums[WGS * MR];     // tb = 1: each work-item's partial sums, for its column's first lane
   const int lid = get_local_id(0), slices = (k + KC - 1) / KC;
   const int slice = get_group_id(2) % slices, z = get_group_id(2) / slices;
   const int r0 = get_group_id(1) * MR, k0 = slice * KC, kn = min(KC, k - k0);
   const int rows = min(MR, m - r0);  // the same for the whole work-group: no products for rows past m
   a += z * a_batch, b += z * b_batch;
-  for (int e = lid; e < MR * KC; e += WGS) {
+  for (int e = lid; e < rows * KC; e += WGS) {  // rows past m are never read
     const int r = e / KC, d = e % KC, row = r0 + r, depth = k0 + d;
     as[e] = row < m && depth < k ? LD(a, ta ? (long)depth * lda + row : (long)row * lda + depth) : 0.0f;
   }
@@ -102,7 +102,8 @@ void xgemm_skinny(int m, int n, int k, __global const real_t* a, int lda, int ta
       }
     }
 #pragma unroll
-    for (int r = 0; r < MR; ++r) sums[r * WGS + lid] = acc[r];
+    for (int r = 0; r < MR; ++r)
+      if (r < rows) sums[r * WGS + lid] = acc[r];
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lane == 0 && col < n) {
       for (int r = 0; r < rows; ++r) {
