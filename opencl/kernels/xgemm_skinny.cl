@@ -55,6 +55,7 @@ void xgemm_skinny(int m, int n, int k, __global const real_t* a, int lda, int ta
     for (int r = 0; r < MR; ++r) acc[r] = (float4)(0.0f);
     __global const real_t* p = b + (long)k0 * ldb + col;
     if (col + 4 <= n && ldb % 4 == 0 && b_batch % 4 == 0) {
+      #pragma unroll 4  // several rows' loads in flight: the kernel streams B
       for (int d = 0; d < kn; ++d, p += ldb) {
         const float4 v = LD4(p);
 #pragma unroll
@@ -84,6 +85,7 @@ void xgemm_skinny(int m, int n, int k, __global const real_t* a, int lda, int ta
     if (col < n) {
       __global const real_t* p = b + (long)col * ldb + k0;
       const int aligned = ldb % 4 == 0 && b_batch % 4 == 0;
+      #pragma unroll 4
       for (int d = 4 * lane; d < kn; d += 4 * KL) {
         float4 v;
         if (aligned && d + 4 <= kn)
