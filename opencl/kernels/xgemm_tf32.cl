@@ -175,7 +175,7 @@ void warp_step(__local const float* as, __local const float* bs, int d0, int lan
 __kernel __attribute__((reqd_work_group_size(WGS, 1, 1)))
 void xgemm_tf32(int m, int n, int k, __global const float* a, int lda, int ta, long a_batch, __global const float* b, int ldb, int tb,
                 long b_batch, __global float* c, int ldc, long c_batch) {
-  __local float as[2][KWG * A_LD], bs[2][KWG * B_LD];
+  __local float as[2][KWG * A_LD] __attribute__((aligned(16))), bs[2][KWG * B_LD] __attribute__((aligned(16)));  // 16-byte stores (NVIDIA places a float array at 4 bytes)
 #if MMA_EMULATE
   __local float emu_[MWARPS * NWARPS][16 * 8 + 8 * 8];
   __local float* emu = emu_[get_local_id(0) / 32];
