@@ -62,6 +62,13 @@ std::vector<int64_t> choose_units(const std::vector<int64_t>& grid, int64_t coun
   return {chosen.begin(), chosen.end()};
 }
 
+// How many random units of `kind` a sampled check takes: what the budget (shared among the plan's
+// kinds) affords, within [kMinSampledUnits, kMaxSampledUnits]; the grid's corners come on top.
+int64_t random_units_of(const SlicePlan& plan, const SliceKind& kind) {
+  const double affordable = kSampleBudget / static_cast<double>(plan.kinds.size()) / std::max(kind.flops, 1.0);
+  return std::clamp(static_cast<int64_t>(affordable), kMinSampledUnits, kMaxSampledUnits);
+}
+
 // Bytes of memory the host has available now (Linux's MemAvailable), 0 when unknown.
 double available_bytes() {
   std::ifstream f("/proc/meminfo");
@@ -113,6 +120,19 @@ SlicePlan slice_plan(const Problem& p, const std::vector<TensorF>& inputs) {
   return it->second(p, inputs);
 }
 
+double sampled_check_flops(const Problem& p) {
+  const std::vector<TensorF> none(signature_of(p).inputs.size());  // the costs do not read the values
+  const SlicePlan plan = slice_plan(p, none);
+  double total = 0;
+  for (const auto& kind : plan.kinds) {
+    int64_t units = 1;
+    for (int64_t g : kind.grid) units *= g;
+    const int64_t checked = std::min(units, random_units_of(plan, kind) + (int64_t{1} << kind.grid.size()));
+    total += static_cast<double>(checked) * kind.flops;
+  }
+  return total;
+}
+
 double slicers::largest_magnitude(const TensorF& t) {
   double m = 0;
   for (float v : t.data) m = std::max(m, static_cast<double>(std::abs(v)));
@@ -156,8 +176,7 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
   std::vector<int64_t> random_units(plan.kinds.size());
   for (size_t k = 0; k < plan.kinds.size(); ++k) {
     const SliceKind& kind = plan.kinds[k];
-    const double affordable = kSampleBudget / static_cast<double>(plan.kinds.size()) / std::max(kind.flops, 1.0);
-    const int64_t count = std::clamp(static_cast<int64_t>(affordable), kMinSampledUnits, kMaxSampledUnits);
+    const int64_t count = random_units_of(plan, kind);
     const std::vector<int64_t> units = choose_units(kind.grid, count, rng);
     random_units[k] = std::min<int64_t>(count, static_cast<int64_t>(units.size()));
     for (int64_t u : units) jobs.push_back({k, u});
@@ -166,7 +185,8 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
   // Slices are independent: they run on the host's cores (as many as their copies of the inputs fit).
   std::vector<UnitResult> results(jobs.size());
   double slice_bytes = 0;
-  for (const auto& kind : plan.kinds) slice_bytes = std::max(slice_bytes, 8.0 * kind.flops);  // inputs, references, models
+  // Its inputs in double, its references and error models: a few times its tensors' bytes.
+  for (const auto& kind : plan.kinds) slice_bytes = std::max(slice_bytes, 8.0 * kind.bytes);
   const double memory = available_bytes();
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
   if (memory > 0) threads = std::min(threads, static_cast<size_t>(std::max(1.0, memory / 2 / std::max(slice_bytes, 1.0))));

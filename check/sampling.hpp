@@ -39,6 +39,7 @@ struct SliceKind {
   std::string unit;           // plural
   std::vector<int64_t> grid;  // the units form this grid; unit u is its row-major flat index
   double flops = 0;           // reference cost of one unit's slice (FLOPs of its problem)
+  double bytes = 0;           // the slice problem's tensors (the memory its check takes scales with it)
   std::function<Slice(int64_t unit)> cut;
 };
 
@@ -53,6 +54,9 @@ struct SlicePlan {
 using Slicer = std::function<SlicePlan(const Problem&, const std::vector<TensorF>& inputs)>;
 bool has_slicer(const std::string& op);
 SlicePlan slice_plan(const Problem& p, const std::vector<TensorF>& inputs);
+// The reference FLOPs a sampled check of p costs on the host, at least: each kind's units as the
+// sampler picks them (kMinSampledUnits of them however costly: a convolution's unit is a whole plane).
+double sampled_check_flops(const Problem& p);
 
 namespace slicers {
 void add_gemm(std::map<std::string, Slicer>& m);

@@ -23,14 +23,17 @@ constexpr double kStressBytes = 64.0 * 1024 * 1024;
 
 // Whether the device and the check can take p: its tensors within kStressBytes and a quarter of the
 // device's memory (each within half its largest allocation); its reference checked on a sample of
-// the outputs where the operator can be sampled, else in full within a second or so of the host.
+// the outputs where the operator can be sampled (the sample within a few times its budget), else in
+// full within a second or so of the host.
 bool fits(const Problem& p, const ocl::DeviceInfo& device) {
   const Signature sig = signature_of(p);
   if (sig.bytes() > std::min(kStressBytes, static_cast<double>(device.global_mem_bytes) / 4)) return false;
   for (const auto* list : {&sig.inputs, &sig.outputs})
     for (const auto& t : *list)
       if (bytes_of(sig.storage_of(t)) * static_cast<double>(t.shape.numel()) > static_cast<double>(device.max_alloc_bytes) / 2) return false;
-  return has_slicer(p.op()) ? sig.flops <= 1e13 : sig.flops <= 1e9;
+  // A sampled check takes kMinSampledUnits units however large: a convolution whose 17 output planes
+  // cost 8e10 FLOPs each kept conv2d's check on an H100 busy for minutes of host time.
+  return has_slicer(p.op()) ? sig.flops <= 1e13 && sampled_check_flops(p) <= 4 * kSampleBudget : sig.flops <= 1e9;
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ SlicePlan conv2d(const Problem& pr, const std::vector<TensorF>& in) {
   const TensorF &x = in[0], &w = in[1];
   const bool bias = pr.i("bias");
   const Problem sub = pr.with("g", int64_t{1}).with("n", int64_t{1}).with("c", d.cg).with("k", int64_t{1});
-  SliceKind kind{"planes of y", {d.n, d.k}, signature_of(sub).flops, {}};
+  SliceKind kind{"planes of y", {d.n, d.k}, signature_of(sub).flops, signature_of(sub).bytes(), {}};
   kind.cut = [&in, &x, &w, d, sub, bias](int64_t u) {
     const int64_t ni = u / d.k, ki = u % d.k, group = ki / d.kg, plane = d.h * d.w;
     Slice s{sub, {TensorD(Shape{1, d.cg, d.h, d.w}), TensorD(Shape{1, d.cg, d.r, d.s})}, {run(u * d.p * d.q, d.p * d.q)}};
@@ -54,7 +54,7 @@ SlicePlan conv2d_bwd_data(const Problem& pr, const std::vector<TensorF>& in) {
   const Dims d(pr);
   const TensorF &w = in[0], &dy = in[1];
   const Problem sub = pr.with("g", int64_t{1}).with("n", int64_t{1}).with("c", int64_t{1}).with("k", d.kg);
-  SliceKind kind{"planes of d_x", {d.n, d.c}, signature_of(sub).flops, {}};
+  SliceKind kind{"planes of d_x", {d.n, d.c}, signature_of(sub).flops, signature_of(sub).bytes(), {}};
   kind.cut = [&w, &dy, d, sub](int64_t u) {
     const int64_t ni = u / d.c, ci = u % d.c, group = ci / d.cg, cl = ci % d.cg, taps = d.r * d.s, plane = d.p * d.q;
     Slice s{sub, {TensorD(Shape{d.kg, 1, d.r, d.s}), TensorD(Shape{1, d.kg, d.p, d.q})}, {run(u * d.h * d.w, d.h * d.w)}};
@@ -70,7 +70,7 @@ SlicePlan conv2d_bwd_weight(const Problem& pr, const std::vector<TensorF>& in) {
   const TensorF &x = in[0], &dy = in[1];
   const bool bias = pr.i("bias");
   const Problem sub = pr.with("g", int64_t{1}).with("c", int64_t{1}).with("k", int64_t{1});
-  SliceKind kind{"filters of d_w (with d_bias)", {d.k, d.cg}, signature_of(sub).flops, {}};
+  SliceKind kind{"filters of d_w (with d_bias)", {d.k, d.cg}, signature_of(sub).flops, signature_of(sub).bytes(), {}};
   kind.cut = [&x, &dy, d, sub, bias](int64_t u) {
     const int64_t ki = u / d.cg, cl = u % d.cg, group = ki / d.kg, taps = d.r * d.s;
     Slice s{sub, {TensorD(Shape{d.n, 1, d.h, d.w}), TensorD(Shape{d.n, 1, d.p, d.q})}, {run(u * taps, taps)}};

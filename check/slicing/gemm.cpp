@@ -26,7 +26,7 @@ SlicePlan matmul(const Problem& p, const std::vector<TensorF>& in) {
   const int64_t m = p.i("m"), k = p.i("k"), n = p.i("n");
   const bool ta = p.i("ta"), tb = p.i("tb");
   const Problem sub = p.with("batch", int64_t{0}).with("m", int64_t{1}).with("n", int64_t{1}).with("ta", int64_t{0}).with("tb", int64_t{0});
-  SliceKind kind{"elements of y", {batches(p), m, n}, signature_of(sub).flops, {}};
+  SliceKind kind{"elements of y", {batches(p), m, n}, signature_of(sub).flops, signature_of(sub).bytes(), {}};
   kind.cut = [&a, &b, sub, m, k, n, ta, tb](int64_t u) {
     const int64_t bi = u / (m * n), i = u / n % m, j = u % n;
     Slice s{sub, {TensorD(Shape{1, k}), TensorD(Shape{k, 1})}, {{u}}};
@@ -44,7 +44,7 @@ SlicePlan gemm_bias_act(const Problem& p, const std::vector<TensorF>& in) {
   const int64_t m = p.i("m"), k = p.i("k"), n = p.i("n");
   const bool shared = b_shared(p);
   const Problem sub = p.with("bshared", int64_t{0}).with("batch", int64_t{0}).with("m", int64_t{1}).with("n", int64_t{1});
-  SliceKind kind{"elements of y", {batches(p), m, n}, signature_of(sub).flops, {}};
+  SliceKind kind{"elements of y", {batches(p), m, n}, signature_of(sub).flops, signature_of(sub).bytes(), {}};
   kind.cut = [&a, &b, &bias, sub, m, k, n, shared](int64_t u) {
     const int64_t bi = u / (m * n), i = u / n % m, j = u % n, bb = shared ? 0 : bi;
     Slice s{sub, {TensorD(Shape{1, k}), TensorD(Shape{k, 1}), TensorD(Shape{1}, bias[j])}, {{u}}};
@@ -66,7 +66,7 @@ SlicePlan gemm_bias_act_bwd(const Problem& p, const std::vector<TensorF>& in) {
   SlicePlan plan;
   // A row of d_a: row i of A and d_y, B of its batch entry, all of bias.
   const Problem row = p.with("bshared", int64_t{0}).with("batch", int64_t{0}).with("m", int64_t{1});
-  SliceKind rows{"rows of d_a", {nb, m}, signature_of(row).flops, {}};
+  SliceKind rows{"rows of d_a", {nb, m}, signature_of(row).flops, signature_of(row).bytes(), {}};
   rows.cut = [&a, &b, &bias, &dy, row, m, k, n, shared](int64_t u) {
     const int64_t bi = u / m, i = u % m, bb = shared ? 0 : bi;
     Slice s{row, {TensorD(Shape{1, k}), TensorD(Shape{k, n}), bias.convert<double>(), TensorD(Shape{1, n})}, {{}, {}, {}}};
@@ -78,7 +78,7 @@ SlicePlan gemm_bias_act_bwd(const Problem& p, const std::vector<TensorF>& in) {
   };
   // Column j of d_b in every batch entry, and d_bias[j]: all of A, column j of B, d_y and bias.
   const Problem col = p.with("n", int64_t{1});
-  SliceKind cols{"columns of d_b (with d_bias)", {n}, signature_of(col).flops, {}};
+  SliceKind cols{"columns of d_b (with d_bias)", {n}, signature_of(col).flops, signature_of(col).bytes(), {}};
   cols.cut = [&a, &b, &bias, &dy, col, nb, m, k, n, shared](int64_t j) {
     const Signature sig = signature_of(col);
     Slice s{col, {a.convert<double>(), TensorD(sig.inputs[1].shape), TensorD(Shape{1}, bias[j]), TensorD(sig.inputs[3].shape)}, {{}, {}, {j}}};
