@@ -16,6 +16,7 @@
 // judged: the transforms mix the tile (Inf - Inf = NaN reaches outputs whose window holds no Inf).
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "check/error_models.hpp"
 #include "core/registry.hpp"
@@ -27,48 +28,43 @@ namespace plumbline::models {
 
 namespace {
 
-// IEEE evaluation of the padded formula multiplies each padding cell by its weight: 0 x Inf (or NaN)
-// is NaN wherever a non-finite weight meets padding; the reference leaves padding out. An output's
-// non-finite taps are those of its filter (c/g * r * s of them) less those meeting input cells: the
-// reference on ones (the input) and the non-finite weights' indicator counts the latter.
-void padding_times_nonfinite(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in) {
+// IEEE evaluation of a padded sum multiplies each padding cell by what meets it (a weight in conv2d, a
+// d_y in conv2d_bwd_weight): 0 x Inf (or NaN) is NaN wherever a non-finite one meets padding; the
+// reference leaves padding out. An output's filter holds some count of non-finite in[1] values; the
+// reference on ones (for in[0]) and in[1]'s non-finite indicator counts those meeting input cells, and
+// fewer means one met padding. filter_of_input and filter_of_output give an element's filter (of k).
+void nonfinite_meets_padding(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in, int64_t k,
+                             const std::function<int64_t(int64_t)>& filter_of_input, const std::function<int64_t(int64_t)>& filter_of_output,
+                             const std::string& why) {
   if (p.i("ph") == 0 && p.i("pw") == 0) return;
-  const int64_t k = p.i("k"), taps = p.i("c") / p.i("g") * p.i("r") * p.i("s");
   std::vector<TensorD> marks{TensorD(in[0].shape, 1.0), TensorD(in[1].shape)};
   if (in.size() > 2) marks.push_back(TensorD(in[2].shape));
   std::vector<double> per_filter(static_cast<size_t>(k));
   for (int64_t i = 0; i < in[1].numel(); ++i)
-    if (!std::isfinite(in[1][i])) marks[1][i] = 1, ++per_filter[static_cast<size_t>(i / taps)];
-  if (std::all_of(per_filter.begin(), per_filter.end(), [](double c) { return c == 0; })) return;  // every weight finite
-  const TensorD met = run_reference(p, marks)[0];                                                  // per output: non-finite taps on input cells
-  const Shape& y = met.shape;                                                                      // n, k, p, q
-  const int64_t plane = y[2] * y[3];
+    if (!std::isfinite(in[1][i])) marks[1][i] = 1, ++per_filter[static_cast<size_t>(filter_of_input(i))];
+  if (std::all_of(per_filter.begin(), per_filter.end(), [](double c) { return c == 0; })) return;  // every value finite
+  const TensorD met = run_reference(p, marks)[0];                                                  // per output: its non-finite values on input cells
   for (int64_t o = 0; o < met.numel(); ++o)
-    if (met[o] < per_filter[static_cast<size_t>((o / plane) % k)])
-      m.depart(met.numel(), o, IeeeOutcome::kNaN, EdgeRule::Padding,
-               "a non-finite weight meets padding, which the reference leaves out, where IEEE evaluation of the padded sum gives 0 x Inf = NaN");
+    if (met[o] < per_filter[static_cast<size_t>(filter_of_output(o))]) m.depart(met.numel(), o, IeeeOutcome::kNaN, EdgeRule::Padding, why);
 }
 
-// conv2d_bwd_weight: d_w[k, c, r, s] sums x[..] d_y[n, k, p, q] over every output position, whose tap
-// (r, s) lies on x or on padding. IEEE evaluation of the padded sum multiplies padding by d_y: a
-// non-finite d_y there gives NaN; the reference leaves padding out. A filter tap's d_y terms on x are
-// counted by the reference on ones (x) and the non-finite d_y's indicator; fewer than the plane's
-// non-finite d_y means one met padding.
+// conv2d: a filter's weights are c/g * r * s consecutive values; y is n, k, p, q.
+void padding_times_nonfinite(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in) {
+  const int64_t k = p.i("k"), taps = p.i("c") / p.i("g") * p.i("r") * p.i("s");
+  const Shape y = signature_of(p).outputs[0].shape;
+  const int64_t plane = y[2] * y[3];
+  nonfinite_meets_padding(
+      m, p, in, k, [&](int64_t i) { return i / taps; }, [&](int64_t o) { return o / plane % k; },
+      "a non-finite weight meets padding, which the reference leaves out, where IEEE evaluation of the padded sum gives 0 x Inf = NaN");
+}
+
+// conv2d_bwd_weight: d_y is n, k, p, q; d_w is k, c/g, r, s.
 void padding_times_nonfinite_dy(ErrorModel& m, const Problem& p, const std::vector<TensorD>& in) {
-  if (p.i("ph") == 0 && p.i("pw") == 0) return;
-  const Shape& dy = in[1].shape;  // n, k, p, q
-  const int64_t k = dy[1], plane = dy[2] * dy[3];
-  std::vector<TensorD> marks{TensorD(in[0].shape, 1.0), TensorD(dy)};
-  std::vector<double> per_filter(static_cast<size_t>(k));
-  for (int64_t i = 0; i < in[1].numel(); ++i)
-    if (!std::isfinite(in[1][i])) marks[1][i] = 1, ++per_filter[static_cast<size_t>((i / plane) % k)];
-  if (std::all_of(per_filter.begin(), per_filter.end(), [](double c) { return c == 0; })) return;  // every d_y finite
-  const TensorD met = run_reference(p, marks)[0];                                                  // d_w's shape: k, c/g, r, s
-  const int64_t taps = met.numel() / k;
-  for (int64_t o = 0; o < met.numel(); ++o)
-    if (met[o] < per_filter[static_cast<size_t>(o / taps)])
-      m.depart(met.numel(), o, IeeeOutcome::kNaN, EdgeRule::Padding,
-               "a non-finite d_y meets padding, which the reference leaves out, where IEEE evaluation of the padded sum gives 0 x Inf = NaN");
+  const Shape& dy = in[1].shape;
+  const int64_t k = dy[1], plane = dy[2] * dy[3], taps = p.i("c") / p.i("g") * p.i("r") * p.i("s");
+  nonfinite_meets_padding(
+      m, p, in, k, [&](int64_t i) { return i / plane % k; }, [&](int64_t o) { return o / taps; },
+      "a non-finite d_y meets padding, which the reference leaves out, where IEEE evaluation of the padded sum gives 0 x Inf = NaN");
 }
 
 using Small = Eigen::MatrixXd;
