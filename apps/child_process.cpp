@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "core/error.hpp"
@@ -30,19 +31,23 @@ std::string self_path() { return fs::read_symlink("/proc/self/exe").string(); }
 
 namespace {
 
-// The "limit" (seconds) of the last line of the activity file, when it has one: how long the case it
-// began may run.
-double last_limit(const std::string& path) {
+std::string last_line(const std::string& path) {
   std::ifstream f(path);
   std::string line, last;
   while (std::getline(f, line))
     if (!line.empty()) last = line;
-  const size_t at = last.find("\"limit\":");
-  if (at == std::string::npos) return 0;
+  return last;
+}
+
+// A number field of a JSON line ("limit": how long the case it began may run; "exit": the code of a
+// child that ended), when it has one.
+std::optional<double> field(const std::string& line, const std::string& name) {
+  const size_t at = line.find("\"" + name + "\":");
+  if (at == std::string::npos) return std::nullopt;
   try {
-    return std::stod(last.substr(at + 8));
+    return std::stod(line.substr(at + name.size() + 3));
   } catch (const std::exception&) {
-    return 0;
+    return std::nullopt;
   }
 }
 
@@ -66,6 +71,7 @@ ChildEnd run_child(const std::vector<std::string>& argv, const std::string& acti
   auto last_change = std::chrono::steady_clock::now();
   std::uintmax_t last_size = 0;
   double limit = 0;
+  std::optional<double> ended;  // the exit code its "end" line gave
   for (;;) {
     int status = 0;
     const pid_t r = waitpid(pid, &status, WNOHANG);
@@ -77,9 +83,20 @@ ChildEnd run_child(const std::vector<std::string>& argv, const std::string& acti
     std::error_code ec;
     const std::uintmax_t size = fs::exists(activity, ec) ? fs::file_size(activity, ec) : 0;
     const auto now = std::chrono::steady_clock::now();
-    if (size != last_size) last_size = size, last_change = now, limit = last_limit(activity);
-    const double allowed = std::max(stall_seconds, limit + 120);
-    if (std::chrono::duration<double>(now - last_change).count() > allowed) {
+    if (size != last_size) {
+      const std::string last = last_line(activity);
+      last_size = size, last_change = now, limit = field(last, "limit").value_or(0);
+      ended = last.find("\"event\":\"end\"") != std::string::npos ? field(last, "exit") : std::nullopt;
+    }
+    const double quiet = std::chrono::duration<double>(now - last_change).count();
+    if (ended && quiet > kLingerSeconds) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      end.lingered = true;
+      end.exit_code = static_cast<int>(*ended);
+      return end;
+    }
+    if (quiet > std::max(stall_seconds, limit + 120)) {
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
       end.stalled = true;

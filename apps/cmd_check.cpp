@@ -52,6 +52,8 @@ struct Options {
   double reference_budget = kReferenceBudget;
   std::string shard_text;
   Shard shard;
+  std::string part_text;  // internal: "I/N", this child's part of an operator's variants
+  Shard part;
   std::string child_results;  // internal: run as the child, events to this file
   int first_case = 0;         // internal: the child starts here
 };
@@ -113,6 +115,15 @@ struct OpCases {
     const int planned = plan ? plan->count() : 0;
     return i < planned ? plan->at(i) : todo[static_cast<size_t>(i - planned)];
   }
+  // Whether case i is this run's: in its shard, and on a variant of its part (`variants` as given to
+  // cases_of: a part is every N-th of them, so that its programs are built by one process only).
+  bool mine(int i, const std::vector<plans::Variant>& variants, const Options& o) const {
+    if (!o.shard.mine(static_cast<size_t>(i))) return false;
+    if (o.part.whole()) return true;
+    const int planned = plan ? plan->count() : 0;
+    const plans::Variant* v = i < planned ? &plan->variant_of(i) : todo[static_cast<size_t>(i - planned)].variant;
+    return o.part.mine(static_cast<size_t>(v - variants.data()));
+  }
 };
 
 OpCases cases_of(const std::vector<plans::Variant>& variants, const std::string& op, const Selection& sel, const Options& o,
@@ -153,6 +164,19 @@ struct OpResult {
   std::map<std::string, int64_t> ieee;                         // variant judged under ieee -> elements only that policy passed
   bool stop = false;                                           // three failures: no more cases
 
+  // Another part's results of the same operator and device.
+  void merge(const OpResult& r) {
+    for (const auto& c : r.cases) cases.push_back(c);
+    for (const auto& f : r.failures) failures.push_back(f);
+    failed += r.failed, ran += r.ran, cached += r.cached;
+    worst = std::max(worst, r.worst), seconds += r.seconds;
+    for (const auto& [v, n] : r.per_variant) per_variant[v] += n;
+    sampled.insert(sampled.end(), r.sampled.begin(), r.sampled.end());
+    skipped.insert(r.skipped.begin(), r.skipped.end());  // variants are in one part each
+    exempted.insert(r.exempted.begin(), r.exempted.end());
+    ieee.insert(r.ieee.begin(), r.ieee.end());
+  }
+
   void add(const nlohmann::json& c) {
     cases.push_back(c);
     ++ran;
@@ -178,7 +202,7 @@ void run_in_process(KernelChecker& checker, const std::string& op, const OpCases
                     std::ofstream* events) {
   const auto& variants = checker.variants(op);
   for (int i = first; i < oc.count && !out.stop; ++i) {
-    if (!o.shard.mine(static_cast<size_t>(i))) continue;
+    if (!oc.mine(i, variants, o)) continue;
     KernelCase c = oc.at(i);
     if (!o.values.empty()) c.values = values_from_string(o.values);
     const Problem p = c.problem.value();
@@ -257,6 +281,7 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   if (o.timeout > 0) a.insert(a.end(), {"--timeout", std::to_string(o.timeout)});
   if (o.reference_budget != kReferenceBudget) a.insert(a.end(), {"--reference-budget", std::to_string(o.reference_budget)});
   if (!o.shard.whole()) a.insert(a.end(), {"--shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count)});
+  if (!o.part.whole()) a.insert(a.end(), {"--part", std::to_string(o.part.index) + "/" + std::to_string(o.part.count)});
   const plans::KernelSource& s = o.source;
   auto add = [&](const char* flag, const std::string& v) {
     if (!v.empty()) a.insert(a.end(), {flag, v});
@@ -290,10 +315,10 @@ std::vector<nlohmann::json> read_events(const std::string& path) {
 
 // The name of an operator's files in the temporary folder while it is checked on a device, and the file
 // its children write their events to (a line per case begun and per case done).
-std::string task_tag(const ocl::DeviceInfo& device, const std::string& op) {
+std::string task_tag(const ocl::DeviceInfo& device, const std::string& op, const Shard& part) {
   std::string dev = device.selector;
   std::replace(dev.begin(), dev.end(), ':', '_');
-  return std::to_string(::getpid()) + "_" + dev + "_" + op;
+  return std::to_string(::getpid()) + "_" + dev + "_" + op + (part.whole() ? "" : "_" + std::to_string(part.index));
 }
 fs::path events_path(const std::string& tag) { return fs::temp_directory_path() / ("plumbline_check_" + tag + ".jsonl"); }
 
@@ -309,7 +334,7 @@ CaseResult case_begun(const nlohmann::json& e, const std::string& device) {
 // one's lines stay together), else they print to this process's stdout and stderr as they go.
 void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Selection& sel, const Options& o, OpResult& out, int& exit_code,
                   std::ostream& log, bool capture) {
-  const std::string tag = task_tag(device, op);
+  const std::string tag = task_tag(device, op, o.part);
   const fs::path results = events_path(tag);
   const fs::path printed = fs::temp_directory_path() / ("plumbline_check_" + tag + ".out");
   // Runs a child with its output in `printed`, then appends that to the log.
@@ -330,7 +355,7 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
   const std::string problem = sel.problem ? sel.problem->line() : "";
   int next = 0;
   while (next < oc.count && !out.stop) {
-    while (next < oc.count && !o.shard.mine(static_cast<size_t>(next))) ++next;  // this shard's cases only
+    while (next < oc.count && !oc.mine(next, kv.all, o)) ++next;  // this shard's and part's cases only
     if (next >= oc.count) break;
     fs::remove(results);
     const ChildEnd end = child(child_args(o, op, device.selector, results.string(), next, problem), results);
@@ -442,12 +467,14 @@ std::string summary_of(const std::string& op, const std::string& device, const O
   return out;
 }
 
-// One operator on one device of a run: checked in child processes, side by side with others (--jobs);
-// its lines are printed together, in the run's order, once it and every one before it are done.
+// One operator on one device of a run, or one part of its variants: checked in child processes, side
+// by side with others (--jobs); its lines are printed together, in the run's order, once it (every
+// part of it) and every one before it are done.
 struct Task {
   const ocl::DeviceInfo* device = nullptr;
   std::string op;
   KernelVariants kv;
+  Shard part;       // which of the operator's parts: every part.count-th variant from part.index
   bool run = true;  // false: a line only (no kernel yet, nothing of it builds on the device)
   OpResult result;
   std::ostringstream log;
@@ -464,7 +491,9 @@ void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o,
     for (Task& t : tasks) {
       std::cout << t.log.str() << std::flush;
       if (!t.run) continue;
-      run_isolated(*t.device, t.op, sel, o, t.result, t.exit_code, std::cout, false);
+      Options po = o;
+      po.part = t.part;
+      run_isolated(*t.device, t.op, sel, po, t.result, t.exit_code, std::cout, false);
       if (t.exit_code >= 2) return;
       std::cout << summary_of(t.op, t.device->selector, t.result, t.kv) << std::flush;
     }
@@ -473,26 +502,50 @@ void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o,
   std::mutex mutex;
   size_t next = 0, printed = 0;
   bool stop = false;
+  // The parts of one operator (consecutive tasks): printed once all are done, as one.
+  auto group_end = [&](size_t i) {
+    size_t e = i + 1;
+    while (e < tasks.size() && tasks[e].part.index > 0) ++e;
+    return e;
+  };
   auto print_ready = [&] {  // under the mutex
-    for (; printed < tasks.size() && tasks[printed].done; ++printed) {
+    while (printed < tasks.size()) {
+      const size_t end = group_end(printed);
+      if (!std::all_of(tasks.begin() + static_cast<std::ptrdiff_t>(printed), tasks.begin() + static_cast<std::ptrdiff_t>(end),
+                       [](const Task& t) { return t.done; }))
+        return;
       Task& t = tasks[printed];
-      std::cout << t.log.str();
-      if (t.run && t.exit_code < 2) std::cout << summary_of(t.op, t.device->selector, t.result, t.kv);
+      OpResult all = t.result;
+      int exit_code = t.exit_code;
+      for (size_t i = printed; i < end; ++i) {
+        std::cout << tasks[i].log.str();
+        if (i > printed) all.merge(tasks[i].result), exit_code = std::max(exit_code, tasks[i].exit_code);
+      }
+      if (t.run && exit_code < 2) std::cout << summary_of(t.op, t.device->selector, all, t.kv);
       std::cout.flush();
+      printed = end;
     }
   };
+  // The costliest first (by the variants a task holds: each builds its programs and checks its stress
+  // problem), so that the run does not wait on one long operator started last.
+  std::vector<size_t> order(tasks.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto weight = [&](size_t i) { return tasks[i].run ? tasks[i].kv.all.size() / static_cast<size_t>(tasks[i].part.count) : 0; };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight(a) > weight(b); });
   auto worker = [&] {
     for (;;) {
       size_t i;
       {
         std::lock_guard<std::mutex> lock(mutex);
         if (stop || next >= tasks.size()) return;
-        i = next++;
+        i = order[next++];
       }
       Task& t = tasks[i];
       // An error ends this task (its line says it) and stops the run, as it would one at a time.
       try {
-        if (t.run) run_isolated(*t.device, t.op, sel, o, t.result, t.exit_code, t.log, true);
+        Options po = o;
+        po.part = t.part;
+        if (t.run) run_isolated(*t.device, t.op, sel, po, t.result, t.exit_code, t.log, true);
       } catch (const Error& e) {
         t.log << "plumbline: error: " << e.what() << "\n";
         t.exit_code = 2;
@@ -515,13 +568,14 @@ void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o,
     const auto start = std::chrono::steady_clock::now();
     while (!finished.wait_for(lock, std::chrono::seconds(20), [&] { return all_done; })) {
       std::string line;
-      for (size_t i = printed; i < next && i < tasks.size(); ++i) {
-        const Task& t = tasks[i];
+      for (size_t k = 0; k < next && k < tasks.size(); ++k) {
+        const Task& t = tasks[order[k]];
         if (!t.run || t.done) continue;
-        std::ifstream events(events_path(task_tag(*t.device, t.op)));
+        std::ifstream events(events_path(task_tag(*t.device, t.op, t.part)));
         int done = 0;  // in the running child (a crash starts another, which counts anew)
         for (std::string e; std::getline(events, e);) done += e.find("\"event\":\"case\"") != std::string::npos;
-        line += (line.empty() ? "" : ", ") + t.op + " (" + std::to_string(done) + " cases)";
+        const std::string name = t.part.whole() ? t.op : t.op + " part " + std::to_string(t.part.index + 1) + "/" + std::to_string(t.part.count);
+        line += (line.empty() ? "" : ", ") + name + " (" + std::to_string(done) + " cases)";
       }
       const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (!line.empty()) std::fprintf(stderr, "  [%.0f s] checking %s\n", seconds, line.c_str());
@@ -578,10 +632,12 @@ void add_check_command(CLI::App& app, Context& ctx) {
   add_shard_option(cmd, opt->shard_text);
   cmd->add_option("--child-results", opt->child_results)->group("");  // internal: the isolated child's events
   cmd->add_option("--first-case", opt->first_case)->group("");
+  cmd->add_option("--part", opt->part_text)->group("");  // internal: the child's part of the operator's variants
   cmd->callback([opt, &ctx] {
     const plans::KernelSource& source = opt->source;
     source.validate();
     opt->shard = parse_shard(opt->shard_text);
+    opt->part = opt->part_text.empty() ? Shard{} : parse_shard(opt->part_text);
     if (opt->all && source.user() && source.plan_file.empty()) throw Error("--kernel-file checks one operator: name it instead of --all");
     if (!opt->batches.empty() && !opt->problem.empty()) throw Error("--batch and --problem: give one of them");
     Selection sel = opt->batches.empty() || !opt->op.empty() ? select(opt->op, opt->problem, opt->all, nullptr) : Selection{};
@@ -611,6 +667,12 @@ void add_check_command(CLI::App& app, Context& ctx) {
       OpResult out;
       run_in_process(checker, sel.ops.at(0), oc, *opt, opt->first_case, out, &events);
       ctx.exit_code = checker.faulted() ? 4 : out.failed ? 1 : 0;
+      // Said before the driver is torn down: a child whose exit then hangs (seen once on an H200, after
+      // its last case of a cold run) is ended by the parent with every result kept (run_child).
+      std::cout.flush();
+      events << nlohmann::json{{"event", "end"}, {"exit", ctx.exit_code}}.dump() << std::endl;
+      if (const char* inject = std::getenv("PLUMBLINE_INJECT_LINGER"); inject && sel.ops.at(0) == inject)  // tests of isolation only
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
       return;
     }
 
@@ -619,6 +681,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
     std::set<std::string> checked;                        // operators with something checked on some device
     std::multimap<std::string, std::string> unavailable;  // operator -> why a device could run none of its variants
     std::vector<Task> tasks;
+    const int jobs = opt->jobs > 0 ? opt->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     for (const auto& device : devices) {
       std::unique_ptr<ocl::Runtime> rt;
       std::unique_ptr<KernelChecker> checker;
@@ -677,12 +740,18 @@ void add_check_command(CLI::App& app, Context& ctx) {
           all_passed = all_passed && r.failed == 0;
           continue;
         }
-        Task& t = tasks.emplace_back();
-        t.device = &device, t.op = op, t.kv = kv;
+        // An operator of many variants in parts side by side, where the jobs allow: a part's child
+        // builds and checks a third or so of them (a cold GPU's builds and stress problems are most of
+        // a run's time).
+        const int parts = std::clamp(static_cast<int>(kv.all.size()) / 3, 1, std::max(1, jobs / 4));
+        for (int part = 0; part < parts; ++part) {
+          Task& t = tasks.emplace_back();
+          t.device = &device, t.op = op, t.kv = kv, t.part = Shard{part, parts};
+        }
       }
     }
     for (Task& t : tasks) t.done = !t.run;
-    run_tasks(tasks, sel, *opt, opt->jobs > 0 ? opt->jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    run_tasks(tasks, sel, *opt, jobs);
     for (Task& t : tasks) {
       if (!t.run) continue;
       ctx.exit_code = std::max(ctx.exit_code, t.exit_code);

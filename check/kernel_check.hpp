@@ -128,6 +128,8 @@ class CasePlan {
  public:
   CasePlan(const std::vector<plans::Variant>& variants, const std::string& op, int count, uint64_t seed, double budget = kKernelCaseBudget);
   KernelCase at(int i) const;
+  // The variant case i runs on (without drawing its problem).
+  const plans::Variant& variant_of(int i) const { return variants_[static_cast<size_t>(i) % variants_.size()]; }
   int count() const { return count_; }
 
  private:

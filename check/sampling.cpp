@@ -83,12 +83,16 @@ double available_bytes() {
 struct UnitResult {
   std::vector<Comparison> comparisons;
   std::vector<std::vector<int64_t>> at;
-  std::vector<int> output;  // which output of the large problem each comparison is
+  std::vector<int> output;    // which output of the large problem each comparison is
+  std::vector<int64_t> unit;  // the unit of each comparison's first mismatch
 };
 
-UnitResult check_unit(const SliceKind& kind, int64_t unit, const std::vector<TensorF>& got, bool ints, NonfinitePolicy policy,
-                      const NumericMode& mode) {
-  const Slice s = kind.cut(unit);
+// The units one slice of a kind takes (cut_many): enough that the part they share is cut once for many.
+constexpr size_t kUnitsPerSlice = 16;
+
+UnitResult check_units(const SliceKind& kind, const std::vector<int64_t>& units, const std::vector<TensorF>& got, bool ints, NonfinitePolicy policy,
+                       const NumericMode& mode) {
+  const Slice s = units.size() == 1 ? kind.cut(units[0]) : kind.cut_many(units);
   const std::vector<TensorD> ref = run_reference(s.problem, s.inputs);
   const std::vector<ErrorModel> models = error_models(s.problem, s.inputs, ref, ints, policy, mode);
   const Signature sig = signature_of(s.problem);
@@ -101,6 +105,8 @@ UnitResult check_unit(const SliceKind& kind, int64_t unit, const std::vector<Ten
     r.comparisons.push_back(compare(sig.outputs[o].name, mine, ref[o], models[o]));
     r.at.push_back(s.at[o]);
     r.output.push_back(static_cast<int>(o));
+    const int64_t first = r.comparisons.back().first_index;
+    r.unit.push_back(units.size() == 1 || first < 0 ? units[0] : kind.unit_of(o, s.at[o][static_cast<size_t>(first)]));
   }
   return r;
 }
@@ -131,6 +137,13 @@ double sampled_check_flops(const Problem& p) {
     total += static_cast<double>(checked) * kind.flops;
   }
   return total;
+}
+
+double largest_slice_flops(const Problem& p) {
+  const std::vector<TensorF> none(signature_of(p).inputs.size());
+  double most = 0;
+  for (const auto& kind : slice_plan(p, none).kinds) most = std::max(most, kind.flops * static_cast<double>(kind.cut_many ? kUnitsPerSlice : 1));
+  return most;
 }
 
 double slicers::largest_magnitude(const TensorF& t) {
@@ -170,36 +183,44 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
   Rng rng(seed ^ 0x5a5a5a5a5a5a5a5aull);
   struct Job {
     size_t kind;
-    int64_t unit;
+    std::vector<int64_t> units;  // one, or up to kUnitsPerSlice where the kind cuts several at once
   };
   std::vector<Job> jobs;
-  std::vector<int64_t> random_units(plan.kinds.size());
+  std::vector<int64_t> random_units(plan.kinds.size()), checked_units(plan.kinds.size());
   for (size_t k = 0; k < plan.kinds.size(); ++k) {
     const SliceKind& kind = plan.kinds[k];
     const int64_t count = random_units_of(plan, kind);
     const std::vector<int64_t> units = choose_units(kind.grid, count, rng);
     random_units[k] = std::min<int64_t>(count, static_cast<int64_t>(units.size()));
-    for (int64_t u : units) jobs.push_back({k, u});
+    checked_units[k] = static_cast<int64_t>(units.size());
+    const size_t per = kind.cut_many ? kUnitsPerSlice : 1;
+    auto apart = [&kind](int64_t u, int64_t v) { return kind.together > 0 && u / kind.together != v / kind.together; };
+    for (int64_t u : units) {  // in order: neighbours of a group together
+      if (jobs.empty() || jobs.back().kind != k || jobs.back().units.size() >= per || apart(jobs.back().units[0], u)) jobs.push_back({k, {}});
+      jobs.back().units.push_back(u);
+    }
   }
 
   // Slices are independent: they run on the host's cores (as many as their copies of the inputs fit).
   std::vector<UnitResult> results(jobs.size());
   double slice_bytes = 0;
   // Its inputs in double, its references and error models: a few times its tensors' bytes.
-  for (const auto& kind : plan.kinds) slice_bytes = std::max(slice_bytes, 8.0 * kind.bytes);
+  for (const auto& kind : plan.kinds) slice_bytes = std::max(slice_bytes, 8.0 * kind.bytes * (kind.cut_many ? kUnitsPerSlice : 1));
   const double memory = available_bytes();
   size_t threads = std::max(1u, std::thread::hardware_concurrency());
   if (memory > 0) threads = std::min(threads, static_cast<size_t>(std::max(1.0, memory / 2 / std::max(slice_bytes, 1.0))));
   std::atomic<int64_t> done{0};
+  int64_t units_total = 0;
+  for (int64_t c : checked_units) units_total += c;
   std::mutex progress_mutex;
   parallel_for(
       static_cast<int64_t>(jobs.size()),
       [&](int64_t j) {  // the references and comparisons inside run serially (core/parallel.hpp)
-        results[static_cast<size_t>(j)] = check_unit(plan.kinds[jobs[j].kind], jobs[j].unit, got, ints, policy, mode);
-        const int64_t d = ++done;
+        results[static_cast<size_t>(j)] = check_units(plan.kinds[jobs[j].kind], jobs[j].units, got, ints, policy, mode);
+        const int64_t d = done += static_cast<int64_t>(jobs[j].units.size());
         if (progress) {
           std::lock_guard<std::mutex> lock(progress_mutex);
-          progress(d, static_cast<int64_t>(jobs.size()));
+          progress(d, units_total);
         }
       },
       static_cast<int64_t>(threads));
@@ -222,7 +243,7 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
         out.passed = false;
         out.verdict = verdict_of(cmp);
         out.message = "output '" + decl.name + "' element " + index_str(decl.shape, flat) + ": " + cmp.first_why + " (sampled unit " +
-                      index_str(Shape(plan.kinds[jobs[j].kind].grid), jobs[j].unit) + " of the " + plan.kinds[jobs[j].kind].unit + ")";
+                      index_str(Shape(plan.kinds[jobs[j].kind].grid), r.unit[c]) + " of the " + plan.kinds[jobs[j].kind].unit + ")";
       }
     }
   }
@@ -239,8 +260,7 @@ SampledCheck check_sampled(const Problem& p, const std::vector<TensorF>& in, con
     const SliceKind& kind = plan.kinds[k];
     int64_t total = 1;
     for (int64_t g : kind.grid) total *= g;
-    int64_t checked = 0;
-    for (const Job& j : jobs) checked += j.kind == k;
+    const int64_t checked = checked_units[k];
     char buf[64];
     out.summary += (k ? "; " : "") + std::to_string(checked) + " of " + std::to_string(total) + " " + kind.unit;
     out.summary += checked >= total ? " (all)"

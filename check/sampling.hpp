@@ -41,6 +41,12 @@ struct SliceKind {
   double flops = 0;           // reference cost of one unit's slice (FLOPs of its problem)
   double bytes = 0;           // the slice problem's tensors (the memory its check takes scales with it)
   std::function<Slice(int64_t unit)> cut;
+  // Where units share a costly part of their slice (every row of d_a needs all of B), a slice of several
+  // units at once (rows gathered into one problem's m), and the unit an element of the large problem's
+  // output `output` (at flat index `flat`) belongs to, which names a mismatch. Empty: a unit a slice.
+  std::function<Slice(const std::vector<int64_t>& units)> cut_many;
+  std::function<int64_t(size_t output, int64_t flat)> unit_of;
+  int64_t together = 0;  // > 0: units u and v share a slice only where u / together == v / together
 };
 
 // How a problem is sampled: its kinds of units, and a bound on |every output| when all inputs are
@@ -57,6 +63,9 @@ SlicePlan slice_plan(const Problem& p, const std::vector<TensorF>& inputs);
 // The reference FLOPs a sampled check of p costs on the host, at least: each kind's units as the
 // sampler picks them (kMinSampledUnits of them however costly: a convolution's unit is a whole plane).
 double sampled_check_flops(const Problem& p);
+// The reference FLOPs of p's costliest slice: one thread's share that no other thread can take (a
+// convolution of one output plane is one slice however large).
+double largest_slice_flops(const Problem& p);
 
 namespace slicers {
 void add_gemm(std::map<std::string, Slicer>& m);

@@ -32,8 +32,10 @@ bool fits(const Problem& p, const ocl::DeviceInfo& device) {
     for (const auto& t : *list)
       if (bytes_of(sig.storage_of(t)) * static_cast<double>(t.shape.numel()) > static_cast<double>(device.max_alloc_bytes) / 2) return false;
   // A sampled check takes kMinSampledUnits units however large: a convolution whose 17 output planes
-  // cost 8e10 FLOPs each kept conv2d's check on an H100 busy for minutes of host time.
-  return has_slicer(p.op()) ? sig.flops <= 1e13 && sampled_check_flops(p) <= 4 * kSampleBudget : sig.flops <= 1e9;
+  // cost 8e10 FLOPs each kept conv2d's check on an H100 busy for minutes of host time. And a slice runs
+  // on one thread: a single plane of 1.5e10 FLOPs took 38 s of an H200's host.
+  return has_slicer(p.op()) ? sig.flops <= 1e13 && sampled_check_flops(p) <= 4 * kSampleBudget && largest_slice_flops(p) <= kStressSliceFlops
+                            : sig.flops <= 1e9;
 }
 
 }  // namespace

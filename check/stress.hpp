@@ -16,6 +16,10 @@
 
 namespace plumbline {
 
+// The reference FLOPs of one slice of a stress problem's sampled check (largest_slice_flops): a slice
+// runs on one thread, and this is about a second of one host core.
+inline constexpr double kStressSliceFlops = 1e9;
+
 // How many waves of work-groups p's launch takes on the device (its largest step's).
 double waves(const plans::Variant& v, const Problem& p, const ocl::DeviceInfo& device);
 

@@ -1,6 +1,8 @@
 // The plumbline program end to end: exit statuses, messages, and eval through .npy files.
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <array>
 #include <fstream>
 #include <signal.h>  // kill
@@ -749,6 +751,16 @@ TEST(CliIsolation, AnAbortingHostPathEndsOneOperatorAndEveryOtherIsReported) {
   EXPECT_EQ(verdicts["act"], (std::set<std::string>{"crashed"}));
   EXPECT_EQ(verdicts["add"], (std::set<std::string>{"pass"}));
   EXPECT_EQ(verdicts["mul"], (std::set<std::string>{"pass"}));
+}
+
+TEST(CliIsolation, AChildThatHangsAfterItsLastCaseIsEndedAndItsResultsKept) {
+  // A test hook keeps act's check process alive after it said it ended (as a driver's teardown that
+  // hangs did once on an H200): the parent ends it a few seconds later, every case counted.
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome r = run("check act --cases 6 --device pocl:0 --json " + (temp_dir() / "linger.json").string(), "PLUMBLINE_INJECT_LINGER=act");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("act                    pocl:0    pass  6 cases"), std::string::npos) << r.output;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 120);  // not the 600 s watchdog
 }
 
 // A problem too large for this machine is refused before anything is allocated, by the first limit it

@@ -145,3 +145,33 @@ TEST(Sampling, TheVerdictDoesNotDependOnTheThreads) {
   EXPECT_EQ(a.mismatches, b.mismatches);
   EXPECT_EQ(a.worst_ratio, b.worst_ratio);
 }
+
+// Units that share most of their slice are cut together (gemm_bias_act_bwd's rows share B, its columns
+// A; a convolution's planes of one image and group share x), up to 16 a slice, and a mismatch is still
+// named by its own unit, in every output, with B per batch entry or shared, over groups.
+TEST(Sampling, AUnitCutTogetherWithOthersIsNamedByItself) {
+  struct Planted {
+    std::string line;
+    size_t output;
+    int64_t flat;
+    std::string unit;
+  };
+  const std::string batched = "gemm_bias_act_bwd:batch=2,m=20,k=6,n=19,act=relu,bshared=0", shared = "gemm_bias_act_bwd:m=40,k=6,n=37,act=tanh";
+  const std::string conv = "conv2d:n=2,c=4,h=6,w=5,k=36,r=3,s=3,sh=1,sw=1,ph=1,pw=1,dh=1,dw=1,g=2,bias=1";  // 6 x 5 planes
+  const std::vector<Planted> planted = {
+      {batched, 0, (20 + 13) * 6 + 2, "[1,13] of the rows of d_a"},   // d_a[1, 13, 2]
+      {batched, 1, (6 + 3) * 19 + 11, "[11] of the columns of d_b"},  // d_b[1, 3, 11]
+      {batched, 2, 9, "[9] of the columns of d_b"},                   // d_bias[9]
+      {shared, 0, 13 * 6 + 2, "[0,13] of the rows of d_a"},
+      {shared, 1, 3 * 37 + 11, "[11] of the columns of d_b"},
+      {shared, 2, 9, "[9] of the columns of d_b"},
+      {conv, 0, (36 + 23) * 30 + 4, "[1,23] of the planes of y"},  // y[1, 23, 0, 4]: the second group's
+  };
+  for (const auto& [line, output, flat, unit] : planted) {
+    Case c = make_case(line, Values::Uniform);  // no outliers: every bound here is far below 1
+    c.got[output][flat] += 1.0f + 2 * std::abs(c.got[output][flat]);
+    const SampledCheck s = check_sampled(c.p, c.in, c.got, false, 3);
+    EXPECT_FALSE(s.passed) << line << ": output " << output;
+    EXPECT_NE(s.message.find("(sampled unit " + unit), std::string::npos) << line << ": " << s.message;
+  }
+}

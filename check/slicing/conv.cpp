@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "check/sampling.hpp"
+#include "core/error.hpp"
 #include "core/registry.hpp"
 
 namespace plumbline::slicers {
@@ -38,14 +39,26 @@ SlicePlan conv2d(const Problem& pr, const std::vector<TensorF>& in) {
   const bool bias = pr.i("bias");
   const Problem sub = pr.with("g", int64_t{1}).with("n", int64_t{1}).with("c", d.cg).with("k", int64_t{1});
   SliceKind kind{"planes of y", {d.n, d.k}, signature_of(sub).flops, signature_of(sub).bytes(), {}};
-  kind.cut = [&in, &x, &w, d, sub, bias](int64_t u) {
-    const int64_t ni = u / d.k, ki = u % d.k, group = ki / d.kg, plane = d.h * d.w;
-    Slice s{sub, {TensorD(Shape{1, d.cg, d.h, d.w}), TensorD(Shape{1, d.cg, d.r, d.s})}, {run(u * d.p * d.q, d.p * d.q)}};
+  // Planes of one image and group share its x (most of a slice): their filters gathered into one k.
+  kind.cut_many = [&in, &x, &w, d, sub, bias](const std::vector<int64_t>& units) {
+    const int64_t ni = units[0] / d.k, group = units[0] % d.k / d.kg, plane = d.h * d.w, taps = d.cg * d.r * d.s;
+    const int64_t many = static_cast<int64_t>(units.size());
+    Slice s{sub.with("k", many), {TensorD(Shape{1, d.cg, d.h, d.w}), TensorD(Shape{many, d.cg, d.r, d.s})}, {{}}};
     copy(x, (ni * d.c + group * d.cg) * plane, s.inputs[0], 0, d.cg * plane);
-    copy(w, ki * d.cg * d.r * d.s, s.inputs[1], 0, d.cg * d.r * d.s);
-    if (bias) s.inputs.push_back(TensorD(Shape{1}, in[2][ki]));
+    if (bias) s.inputs.push_back(TensorD(Shape{many}));
+    for (int64_t f = 0; f < many; ++f) {
+      const int64_t u = units[static_cast<size_t>(f)], ki = u % d.k;
+      if (u / d.k != ni || ki / d.kg != group) throw Error("planes of y from several images or groups in one slice");
+      copy(w, ki * taps, s.inputs[1], f * taps, taps);
+      if (bias) s.inputs[2][f] = in[2][ki];
+      const std::vector<int64_t> at = run(u * d.p * d.q, d.p * d.q);
+      s.at[0].insert(s.at[0].end(), at.begin(), at.end());
+    }
     return s;
   };
+  kind.cut = [cut_many = kind.cut_many](int64_t u) { return cut_many({u}); };
+  kind.unit_of = [d](size_t, int64_t flat) { return flat / (d.p * d.q); };
+  kind.together = d.kg;  // unit n k + k' over kg: the image and the group
   const double b = bias ? largest_magnitude(in[2]) : 0.0;
   return {{kind}, static_cast<double>(d.cg * d.r * d.s) * largest_magnitude(x) * largest_magnitude(w) + b};
 }
