@@ -18,6 +18,8 @@
 #include <iostream>
 #include <mutex>
 #include <sstream>
+#include <memory>
+#include <optional>
 #include <thread>
 #include <nlohmann/json.hpp>
 
@@ -332,8 +334,20 @@ CaseResult case_begun(const nlohmann::json& e, const std::string& device) {
 // case it was running with it, as a [crashed] (or [hung]) verdict, and a fresh child goes on. What it
 // prints goes to `log`; with `capture`, its children's output too (operators run side by side: each
 // one's lines stay together), else they print to this process's stdout and stderr as they go.
-void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Selection& sel, const Options& o, OpResult& out, int& exit_code,
-                  std::ostream& log, bool capture) {
+// An operator's variants on a device and its cases, drawn once for all its parts (drawing holds the
+// generator's lock: one part after another drawing the same cases kept a GPU's run waiting).
+struct OpPlan {
+  KernelVariants kv;
+  std::once_flag drawn;
+  std::optional<OpCases> oc;
+  const OpCases& cases(const std::string& op, const Selection& sel, const Options& o, const ocl::DeviceInfo& device) {
+    std::call_once(drawn, [&] { oc.emplace(cases_of(kv.all, op, sel, o, device)); });
+    return *oc;
+  }
+};
+
+void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Selection& sel, const Options& o, OpPlan& plan, OpResult& out,
+                  int& exit_code, std::ostream& log, bool capture) {
   const std::string tag = task_tag(device, op, o.part);
   const fs::path results = events_path(tag);
   const fs::path printed = fs::temp_directory_path() / ("plumbline_check_" + tag + ".out");
@@ -349,9 +363,10 @@ void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Se
     return end;
   };
   // The cases' problems, for the repro and the shrinking of a crashed one (no kernel runs here).
-  const KernelVariants kv = kernel_variants(o.source, op, device);
-  const OpCases oc = cases_of(kv.all, op, sel, o, device);
-  for (const auto& n : oc.notes) log << "  " << n << "\n";
+  const KernelVariants& kv = plan.kv;
+  const OpCases& oc = plan.cases(op, sel, o, device);
+  if (o.part.index == 0)
+    for (const auto& n : oc.notes) log << "  " << n << "\n";
   const std::string problem = sel.problem ? sel.problem->line() : "";
   int next = 0;
   while (next < oc.count && !out.stop) {
@@ -474,8 +489,9 @@ struct Task {
   const ocl::DeviceInfo* device = nullptr;
   std::string op;
   KernelVariants kv;
-  Shard part;       // which of the operator's parts: every part.count-th variant from part.index
-  bool run = true;  // false: a line only (no kernel yet, nothing of it builds on the device)
+  Shard part;                    // which of the operator's parts: every part.count-th variant from part.index
+  std::shared_ptr<OpPlan> plan;  // shared by its parts
+  bool run = true;               // false: a line only (no kernel yet, nothing of it builds on the device)
   OpResult result;
   std::ostringstream log;
   int exit_code = 0;
@@ -493,7 +509,7 @@ void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o,
       if (!t.run) continue;
       Options po = o;
       po.part = t.part;
-      run_isolated(*t.device, t.op, sel, po, t.result, t.exit_code, std::cout, false);
+      run_isolated(*t.device, t.op, sel, po, *t.plan, t.result, t.exit_code, std::cout, false);
       if (t.exit_code >= 2) return;
       std::cout << summary_of(t.op, t.device->selector, t.result, t.kv) << std::flush;
     }
@@ -545,7 +561,7 @@ void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o,
       try {
         Options po = o;
         po.part = t.part;
-        if (t.run) run_isolated(*t.device, t.op, sel, po, t.result, t.exit_code, t.log, true);
+        if (t.run) run_isolated(*t.device, t.op, sel, po, *t.plan, t.result, t.exit_code, t.log, true);
       } catch (const Error& e) {
         t.log << "plumbline: error: " << e.what() << "\n";
         t.exit_code = 2;
@@ -627,7 +643,8 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--sanitize", opt->sanitize,
                 "the sanitizer pass: every variant on Oclgrind (data races, uninitialized values, divergent barriers, out-of-bounds "
                 "accesses), one small problem per storage format that launches two work-groups along every growing dimension");
-  cmd->add_option("--jobs", opt->jobs, "operators checked side by side, each in its own processes (default: the host's cores)")
+  cmd->add_option("--jobs", opt->jobs,
+                  "check processes side by side: one an operator, or (from 4 jobs) one a part of its variants (default: the host's cores)")
       ->check(CLI::PositiveNumber);
   add_shard_option(cmd, opt->shard_text);
   cmd->add_option("--child-results", opt->child_results)->group("");  // internal: the isolated child's events
@@ -744,9 +761,11 @@ void add_check_command(CLI::App& app, Context& ctx) {
         // builds and checks a third or so of them (a cold GPU's builds and stress problems are most of
         // a run's time).
         const int parts = std::clamp(static_cast<int>(kv.all.size()) / 3, 1, std::max(1, jobs / 4));
+        auto plan = std::make_shared<OpPlan>();
+        plan->kv = kv;
         for (int part = 0; part < parts; ++part) {
           Task& t = tasks.emplace_back();
-          t.device = &device, t.op = op, t.kv = kv, t.part = Shard{part, parts};
+          t.device = &device, t.op = op, t.kv = kv, t.part = Shard{part, parts}, t.plan = plan;
         }
       }
     }

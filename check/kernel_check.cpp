@@ -432,8 +432,11 @@ KernelCase CasePlan::at(int i) const {
 }
 
 CaseResult shrink_case(KernelChecker& kc, const KernelCase& c, const CaseResult& failed) {
-  const Problem small =
-      shrink_failure(c.problem, [&](const Problem& q) { return plans::applies(*c.variant, q) && !kc.run(q, c.values, c.seed, c.variant).passed; });
+  // Two minutes at most: its process makes no progress the parent sees while it shrinks.
+  constexpr double kShrinkSeconds = 120;
+  const Problem small = shrink_failure(
+      c.problem, [&](const Problem& q) { return plans::applies(*c.variant, q) && !kc.run(q, c.values, c.seed, c.variant).passed; }, 500,
+      kShrinkSeconds);
   if (small == failed.problem) return failed;
   CaseResult rs = kc.run(small, c.values, c.seed, c.variant);
   return rs.passed ? failed : rs;  // a failure that does not show again on its own is reported as it came

@@ -54,6 +54,25 @@ TEST(Generators, ShrinkToTheDefaultProblem) {
     }
 }
 
+TEST(Generators, ShrinkingStopsAtItsTimeLimitWithTheSmallestFailureFoundSoFar) {
+  // Each candidate takes 20 ms and fails: after 0.1 s the shrink stops part of the way down, with a
+  // problem that failed, smaller than the one it began with (not the defaults it would reach in time).
+  const auto big = sample_problem("matmul", 1e7, 3, 1, 1);
+  int tried = 0;
+  const Problem small = shrink_failure(
+      big,
+      [&](const Problem&) {
+        ++tried;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return true;
+      },
+      500, 0.1);
+  EXPECT_GE(tried, 2);
+  EXPECT_LE(tried, 8);
+  EXPECT_NE(small.line(), big.value().line());
+  EXPECT_NE(small.line(), shrink_failure(big, [](const Problem&) { return true; }).line());
+}
+
 TEST(Generators, NamedAttributesSweepTheirChoicesAcrossCases) {
   // Each choice is held for four cases (one per value distribution), in order.
   const auto& kinds = activation_kinds();
