@@ -330,10 +330,6 @@ CaseResult case_begun(const nlohmann::json& e, const std::string& device) {
                     values_from_string(e["values"].get<std::string>()), e["seed"].get<uint64_t>()};
 }
 
-// One operator on one device, each batch of cases in a child process: a child that dies takes the
-// case it was running with it, as a [crashed] (or [hung]) verdict, and a fresh child goes on. What it
-// prints goes to `log`; with `capture`, its children's output too (operators run side by side: each
-// one's lines stay together), else they print to this process's stdout and stderr as they go.
 // An operator's variants on a device and its cases, drawn once for all its parts (drawing holds the
 // generator's lock: one part after another drawing the same cases kept a GPU's run waiting).
 struct OpPlan {
@@ -346,6 +342,11 @@ struct OpPlan {
   }
 };
 
+// One operator on one device, each batch of cases in a child process: a child that dies takes the
+// case it was running with it, as a [crashed] (or [hung]) verdict, and a fresh child goes on. What it
+// prints goes to `log`; with `capture`, its children's output too (operators run side by side: each
+// one's lines stay together), else they print to this process's stdout and stderr as they go. With a
+// part in `o` (o.part), only the cases of that part's variants.
 void run_isolated(const ocl::DeviceInfo& device, const std::string& op, const Selection& sel, const Options& o, OpPlan& plan, OpResult& out,
                   int& exit_code, std::ostream& log, bool capture) {
   const std::string tag = task_tag(device, op, o.part);
@@ -643,8 +644,9 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--sanitize", opt->sanitize,
                 "the sanitizer pass: every variant on Oclgrind (data races, uninitialized values, divergent barriers, out-of-bounds "
                 "accesses), one small problem per storage format that launches two work-groups along every growing dimension");
-  cmd->add_option("--jobs", opt->jobs,
-                  "check processes side by side: one an operator, or (from 4 jobs) one a part of its variants (default: the host's cores)")
+  cmd->add_option(
+         "--jobs", opt->jobs,
+         "check processes side by side: one an operator, or (from 8 jobs, 6 variants) one a third of its variants (default: the host's cores)")
       ->check(CLI::PositiveNumber);
   add_shard_option(cmd, opt->shard_text);
   cmd->add_option("--child-results", opt->child_results)->group("");  // internal: the isolated child's events

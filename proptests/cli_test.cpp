@@ -753,6 +753,28 @@ TEST(CliIsolation, AnAbortingHostPathEndsOneOperatorAndEveryOtherIsReported) {
   EXPECT_EQ(verdicts["mul"], (std::set<std::string>{"pass"}));
 }
 
+TEST(CliIsolation, AnOperatorInPartsChecksTheSameCasesAsInOne) {
+  // With 8 jobs softmax's 7 variants on PoCL run in two parts side by side (every other variant each):
+  // the same cases, one summary line, as with one job.
+  std::map<int, std::multiset<std::string>> cases;
+  for (int jobs : {1, 8}) {
+    const fs::path json = temp_dir() / ("parts_" + std::to_string(jobs) + ".json");
+    const Outcome r = run("check softmax --cases 21 --device pocl:0 --jobs " + std::to_string(jobs) + " --json " + json.string());
+    EXPECT_EQ(r.status, 0) << r.output;
+    size_t lines = 0;
+    for (size_t at = r.output.find("softmax                pocl:0    pass  21 cases"); at != std::string::npos;
+         at = r.output.find("softmax                pocl:0", at + 1))
+      ++lines;
+    EXPECT_EQ(lines, 1u) << r.output;
+    std::ifstream f(json);
+    const auto j = nlohmann::json::parse(f);
+    for (const auto& c : j["cases"])
+      cases[jobs].insert(c["variant"].get<std::string>() + " " + c["problem"].get<std::string>() + " " + c["values"].get<std::string>());
+  }
+  EXPECT_EQ(cases[1].size(), 21u);
+  EXPECT_EQ(cases[1], cases[8]);
+}
+
 TEST(CliIsolation, AChildThatHangsAfterItsLastCaseIsEndedAndItsResultsKept) {
   // A test hook keeps act's check process alive after it said it ended (as a driver's teardown that
   // hangs did once on an H200): the parent ends it a few seconds later, every case counted.
