@@ -5,6 +5,13 @@ into one JSON (the report reads it) and a Markdown table of ratios per operator 
 PoCL pairs with torch_peer.py --device cpu (PyTorch's CPU build: oneDNN for convolutions).
 
 usage: side_by_side.py OURS.json TORCH.json [OURS2.json TORCH2.json ...] --json OUT.json [--markdown OUT.md]
+                       [--peer-modes ACCURACY.json] [--peer-modes-tf32 ACCURACY.json]
+Like for like: each of our lines is also put beside the peer in its own numeric mode (docs/verification.md;
+the mode is in our label, `math MODE`, exact without it): an exact or Winograd kernel beside PyTorch FP32
+(TF32 off: cuDNN's chosen algorithm), a tf32 kernel beside PyTorch with TF32 on. Where
+bench/peers/torch_conv_accuracy.py's JSON says which mode's bound PyTorch's output falls in
+(--peer-modes with TF32 off, --peer-modes-tf32 with it on), an exact line whose peer is outside the exact
+bound gets no like-for-like ratio, and the row says the peer's mode.
 Several pairs (side_by_side.sh's runs batch by batch, or later runs of some problems) merge into one
 table: a problem's row comes from the last pair that has it, and says which (`run`). A file may be
 gzipped (.gz). Standard library only (it runs on the GPU machine too)."""
@@ -32,6 +39,35 @@ def medians(doc):
     return {k: statistics.median(v) for k, v in times.items()}, labels
 
 
+def our_mode(label):
+    """The numeric mode of the variant a label names (`..., math tf32`), exact without one."""
+    for part in label.split(", "):
+        if part.startswith("math "):
+            return part[5:]
+    return "exact"
+
+
+def like_for_like(row, peer_modes, peer_modes_tf32):
+    """The peer in the row's own mode: its key, its ratio, and the peer's measured mode where known."""
+    mode = row["mode"]
+    tf32 = mode == "tf32"
+    key = "torch_tf32" if tf32 else "torch_fp32"
+    peer_mode = (peer_modes_tf32 if tf32 else peer_modes).get(row["problem"])
+    row["peer_same_mode"] = key
+    if peer_mode is not None:
+        row["peer_mode"] = peer_mode
+    # An exact kernel is compared with a peer that meets the exact bound; a peer measured outside it is not.
+    if mode == "exact" and peer_mode not in (None, "exact"):
+        return
+    if "ratio_" + key in row:
+        row["ratio_same_mode"] = row["ratio_" + key]
+
+
+def modes_of(paths):
+    """problem line -> mode, from torch_conv_accuracy.py's JSON files."""
+    return {r["problem"]: r["mode"] for path in paths for r in load(path)}
+
+
 def rows_of(ours_doc, torch_doc, run):
     ours, labels = medians(ours_doc)
     peer, _ = medians(torch_doc)
@@ -47,6 +83,7 @@ def rows_of(ours_doc, torch_doc, run):
             "device": where,
             "ours_s": t,
             "ours_checked_at": labels.get(name, ""),
+            "mode": our_mode(labels.get(name, "")),
             "run": run,
         }
         for key, peer_name in (
@@ -84,6 +121,13 @@ def main():
     ap.add_argument("runs", nargs="+", metavar="OURS.json TORCH.json")
     ap.add_argument("--json", required=True)
     ap.add_argument("--markdown")
+    ap.add_argument(
+        "--peer-modes",
+        action="append",
+        default=[],
+        help="torch_conv_accuracy.py's JSON, PyTorch with TF32 off (repeatable)",
+    )
+    ap.add_argument("--peer-modes-tf32", action="append", default=[], help="the same with TF32 on (repeatable)")
     a = ap.parse_args()
     if len(a.runs) % 2:
         ap.error(f"the runs come in pairs, OURS.json TORCH.json: {len(a.runs)} files given")
@@ -96,6 +140,9 @@ def main():
         for row in rows_of(ours_doc, torch_doc, ours_path):
             merged[(row["problem"], row["device"])] = row
     rows = list(merged.values())
+    peer_modes, peer_modes_tf32 = modes_of(a.peer_modes), modes_of(a.peer_modes_tf32)
+    for row in rows:
+        like_for_like(row, peer_modes, peer_modes_tf32)
     ours_doc, torch_doc = first_ours, first_torch
     ctx = dict(ours_doc.get("context", {}))
     ctx.update({"torch." + k: v for k, v in torch_doc.get("context", {}).items()})
@@ -116,18 +163,24 @@ def main():
                 + ").\n\n"
             )
             f.write(
-                "| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / PyTorch FP32 (cuDNN, cuBLAS; oneDNN on CPU) | ours / TF32 | ours / CLBlast | ours / PyTorch same dtype |\n"
+                "| problem | ours (ms) | GFLOP/s | GB/s | % roofline | ours / PyTorch FP32 (cuDNN, cuBLAS; oneDNN on CPU) | ours / TF32 | ours / CLBlast | ours / PyTorch same dtype | mode: ours / PyTorch in it |\n"
             )
-            f.write("|---|---|---|---|---|---|---|---|---|\n")
+            f.write("|---|---|---|---|---|---|---|---|---|---|\n")
             for r in rows:
 
                 def ratio(k):
                     return f"{r[k]:.2f}" if k in r else "-"
 
+                if "ratio_same_mode" in r:
+                    same = f"{r['mode']}: {r['ratio_same_mode']:.2f}"
+                elif r.get("peer_mode") not in (None, r["mode"]):
+                    same = f"{r['mode']}: - (PyTorch in {r['peer_mode']})"
+                else:
+                    same = f"{r['mode']}: -"
                 f.write(
                     f"| `{r['problem']}` | {r['ours_s'] * 1e3:.3f} | {r.get('gflops', 0):.0f} | {r.get('gbps', 0):.0f} | {r.get('pct_roofline', 0):.1f} | "
                     f"{ratio('ratio_torch_fp32')} | {ratio('ratio_torch_tf32')} | {ratio('ratio_clblast')} | "
-                    f"{ratio('ratio_torch_f16') if 'ratio_torch_f16' in r else ratio('ratio_torch_bf16')} |\n"
+                    f"{ratio('ratio_torch_f16') if 'ratio_torch_f16' in r else ratio('ratio_torch_bf16')} | {same} |\n"
                 )
 
 

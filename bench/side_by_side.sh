@@ -5,6 +5,9 @@
 # Ours is timed as PyTorch is, launches back to back (--timing stream; TIMING=launch for one launch at a
 # time, each waited for); CLBlast by the host's clock around each call.
 # usage: side_by_side.sh PLUMBLINE_BINARY OUT_DIR PYTHON_WITH_TORCH MIN_TIME [extra plumbline bench args...]
+# With PEER_MODES=1, PyTorch's convolutions are also judged under the numeric modes' bounds
+# (peers/torch_conv_accuracy.py, TF32 off and on), so that each of our lines stands beside PyTorch in
+# its own mode (side_by_side.py --peer-modes).
 #
 # With one --batch, or --problem lines, it is one run into OUT_DIR. With several batches (or none named:
 # then every bench/batches/*.batch but smoke) each batch runs in turn, ours then PyTorch, into
@@ -23,10 +26,24 @@ one_run() {
   mkdir -p "$dir"
   "$bin" bench --device nvidia:0 --clblast-peer --timing "${TIMING:-stream}" --repetitions 9 --min-time "$min_time" --json "$dir/ours.json" "$@" > "$dir/ours.log" 2>&1
   "$py" "$here/peers/torch_peer.py" "$dir/ours.json" "$dir/torch.json" --repetitions 9 --min-time "$min_time" > "$dir/torch.log" 2>&1
-  "$py" "$here/side_by_side.py" "$dir/ours.json" "$dir/torch.json" --json "$dir/side_by_side.json" --markdown "$dir/side_by_side.md"
+  local modes=()
+  if [[ ${PEER_MODES:-0} == 1 ]]; then
+    local convs
+    # our float32 convolution lines (the modes are float32's)
+    convs=$("$py" -c 'import json, sys; print(" ".join(sorted({b["name"].split("@")[0] for b in json.load(open(sys.argv[1]))["benchmarks"] if b["name"].startswith("conv2d") and "dtype=" not in b["name"].replace("dtype=f32", "")})))' "$dir/ours.json")
+    if [[ -n $convs ]]; then
+      # shellcheck disable=SC2086  # one argument per problem line
+      "$py" "$here/peers/torch_conv_accuracy.py" $convs --json "$dir/peer_modes.json" > "$dir/peer_modes.md" 2>&1
+      # shellcheck disable=SC2086
+      "$py" "$here/peers/torch_conv_accuracy.py" $convs --tf32 --json "$dir/peer_modes_tf32.json" > "$dir/peer_modes_tf32.md" 2>&1
+      modes=(--peer-modes "$dir/peer_modes.json" --peer-modes-tf32 "$dir/peer_modes_tf32.json")
+      all_modes+=("${modes[@]}")
+    fi
+  fi
+  "$py" "$here/side_by_side.py" "$dir/ours.json" "$dir/torch.json" --json "$dir/side_by_side.json" --markdown "$dir/side_by_side.md" ${modes[@]+"${modes[@]}"}
 }
 
-batches=() others=() problems=0
+batches=() others=() problems=0 all_modes=()
 while (($#)); do
   case $1 in
     --batch) batches+=("$2"); shift 2 ;;
@@ -48,7 +65,7 @@ else
     one_run "$out/$name" --batch "$b" ${others[@]+"${others[@]}"}
     pairs+=("$out/$name/ours.json" "$out/$name/torch.json")
     # after each batch, so that what has finished is merged even if a later batch is cut off
-    "$py" "$here/side_by_side.py" "${pairs[@]}" --json "$out/side_by_side.json" --markdown "$out/side_by_side.md"
+    "$py" "$here/side_by_side.py" "${pairs[@]}" --json "$out/side_by_side.json" --markdown "$out/side_by_side.md" ${all_modes[@]+"${all_modes[@]}"}
   done
 fi
 echo "side by side: $out/side_by_side.json, $out/side_by_side.md"

@@ -128,10 +128,13 @@ void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, F
       std::snprintf(key, sizeof key, "step_%02zu ", i + 1);
       st.counters[key + entries[i]] = 1e3 * step_total[i] / static_cast<double>(st.iterations());
     }
-  const std::string chosen = c.device->checker->select(c.problem).name;
+  const plans::Variant& chosen_variant = c.device->checker->select(c.problem);
+  const std::string chosen = chosen_variant.name;
   const auto& borrowed = c.device->checker->kernels(c.problem.op()).borrowed;
   const auto from = borrowed.find(chosen);  // an entry of another device of this architecture: say whose
-  const std::string variant = "variant " + chosen + (from == borrowed.end() ? "" : " (" + from->second + "'s entry)");
+  // Its numeric mode where it is not exact: a side-by-side puts it beside a peer in the same mode.
+  const std::string variant = "variant " + chosen + (from == borrowed.end() ? "" : " (" + from->second + "'s entry)") +
+                              (plans::computes_exactly(chosen_variant) ? "" : ", math " + chosen_variant.math);
   st.SetLabel((c.name.empty() ? "" : c.name + ", ") + (c.check.sampled.empty() ? variant : variant + ", sampled check"));
 }
 

@@ -13,7 +13,7 @@ SCRIPT = os.path.join(os.path.dirname(HERE), "side_by_side.py")
 CTX = {"date": "test", "device.nvidia:0.peak_gflops": "1000", "device.nvidia:0.peak_gbps": "100"}
 
 
-def doc(times_ms, ctx=CTX, flops=0, nbytes=0):
+def doc(times_ms, ctx=CTX, flops=0, nbytes=0, labels=None):
     """A Google Benchmark JSON document: three repetitions per name, around the given median."""
     benchmarks = []
     for name, t in times_ms.items():
@@ -27,13 +27,14 @@ def doc(times_ms, ctx=CTX, flops=0, nbytes=0):
                     "time_unit": "ms",
                     "flops": flops,
                     "bytes": nbytes,
+                    "label": (labels or {}).get(name, ""),
                 }
             )
     return {"context": dict(ctx), "benchmarks": benchmarks}
 
 
 class SideBySide(unittest.TestCase):
-    def run_script(self, *docs, gz=False):
+    def run_script(self, *docs, gz=False, peer_modes=None):
         with tempfile.TemporaryDirectory() as tmp:
             paths = []
             for i, d in enumerate(docs):
@@ -41,14 +42,20 @@ class SideBySide(unittest.TestCase):
                 with gzip.open(path, "wt") if gz else open(path, "w") as f:
                     json.dump(d, f)
                 paths.append(path)
+            extra = []
+            if peer_modes is not None:  # torch_conv_accuracy.py's rows, TF32 off
+                extra = ["--peer-modes", os.path.join(tmp, "modes.json")]
+                with open(extra[1], "w") as f:
+                    json.dump([{"problem": p, "mode": m} for p, m in peer_modes.items()], f)
             out = os.path.join(tmp, "out.json")
             r = subprocess.run(
-                [sys.executable, SCRIPT, *paths, "--json", out, "--markdown", os.path.join(tmp, "out.md")],
+                [sys.executable, SCRIPT, *paths, "--json", out, "--markdown", os.path.join(tmp, "out.md"), *extra],
                 capture_output=True,
                 text=True,
             )
             self.assertEqual(r.returncode, 0, r.stderr)
-            with open(out) as f:
+            with open(out) as f, open(os.path.join(tmp, "out.md")) as md:
+                self.markdown = md.read()
                 return json.load(f), paths
 
     def test_one_pair(self):
@@ -84,6 +91,32 @@ class SideBySide(unittest.TestCase):
         self.assertAlmostEqual(rows["mul:n=8"]["ratio_torch_fp32"], 0.5)  # the second run's
         self.assertEqual(rows["mul:n=8"]["run"], paths[2])
         self.assertIn(paths[2], res["context"]["side_by_side.runs"])
+
+    def test_each_line_beside_the_peer_in_its_mode(self):
+        # Our modes from the labels; PyTorch's conv2d output measured in tf32's bound with TF32 off.
+        conv, wino, gemm, tf = "conv2d:n=1,c=8", "conv2d:n=1,c=9", "matmul:m=8", "matmul:m=9"
+        ours = doc(
+            {f"{conv}@nvidia:0": 2.0, f"{wino}@nvidia:0": 2.0, f"{gemm}@nvidia:0": 2.0, f"{tf}@nvidia:0": 2.0},
+            labels={
+                f"{conv}@nvidia:0": "layer1, variant igemm",
+                f"{wino}@nvidia:0": "variant winograd_f2x3, math winograd(2,3)",
+                f"{gemm}@nvidia:0": "variant xgemm",
+                f"{tf}@nvidia:0": "variant tf32, math tf32, sampled check",
+            },
+        )
+        times = {}
+        for p in (conv, wino, gemm, tf):
+            times[f"{p}@cuda:0+torch-fp32"], times[f"{p}@cuda:0+torch-tf32"] = 1.0, 0.5
+        res, _ = self.run_script(ours, doc(times), peer_modes={conv: "tf32", wino: "tf32"})
+        rows = {r["problem"]: r for r in res["rows"]}
+        self.assertEqual([rows[p]["mode"] for p in (conv, wino, gemm, tf)], ["exact", "winograd(2,3)", "exact", "tf32"])
+        self.assertNotIn("ratio_same_mode", rows[conv])  # an exact kernel is not set beside a tf32 peer
+        self.assertEqual(rows[conv]["peer_mode"], "tf32")
+        self.assertIn("| exact: - (PyTorch in tf32) |", self.markdown)
+        self.assertAlmostEqual(rows[wino]["ratio_same_mode"], 2.0)  # beside cuDNN's own choice, TF32 off
+        self.assertAlmostEqual(rows[gemm]["ratio_same_mode"], 2.0)  # its peer's mode not measured: FP32
+        self.assertAlmostEqual(rows[tf]["ratio_same_mode"], 4.0)  # beside PyTorch with TF32 on
+        self.assertIn("| tf32: 4.00 |", self.markdown)
 
     def test_odd_file_count_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
