@@ -644,9 +644,9 @@ void add_check_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--sanitize", opt->sanitize,
                 "the sanitizer pass: every variant on Oclgrind (data races, uninitialized values, divergent barriers, out-of-bounds "
                 "accesses), one small problem per storage format that launches two work-groups along every growing dimension");
-  cmd->add_option(
-         "--jobs", opt->jobs,
-         "check processes side by side: one an operator, or (from 8 jobs, 6 variants) one a third of its variants (default: the host's cores)")
+  cmd->add_option("--jobs", opt->jobs,
+                  "check processes side by side: one an operator, or (from 8 jobs, 6 variants) one a part of about three of its variants (default: "
+                  "the host's cores)")
       ->check(CLI::PositiveNumber);
   add_shard_option(cmd, opt->shard_text);
   cmd->add_option("--child-results", opt->child_results)->group("");  // internal: the isolated child's events
@@ -760,7 +760,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
           continue;
         }
         // An operator of many variants in parts side by side, where the jobs allow: a part's child
-        // builds and checks a third or so of them (a cold GPU's builds and stress problems are most of
+        // builds and checks about three of them (a cold GPU's builds and stress problems are most of
         // a run's time).
         const int parts = std::clamp(static_cast<int>(kv.all.size()) / 3, 1, std::max(1, jobs / 4));
         auto plan = std::make_shared<OpPlan>();
