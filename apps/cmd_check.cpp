@@ -489,7 +489,6 @@ std::string summary_of(const std::string& op, const std::string& device, const O
 struct Task {
   const ocl::DeviceInfo* device = nullptr;
   std::string op;
-  KernelVariants kv;
   Shard part;                    // which of the operator's parts: every part.count-th variant from part.index
   std::shared_ptr<OpPlan> plan;  // shared by its parts
   bool run = true;               // false: a line only (no kernel yet, nothing of it builds on the device)
@@ -512,7 +511,7 @@ void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o,
       po.part = t.part;
       run_isolated(*t.device, t.op, sel, po, *t.plan, t.result, t.exit_code, std::cout, false);
       if (t.exit_code >= 2) return;
-      std::cout << summary_of(t.op, t.device->selector, t.result, t.kv) << std::flush;
+      std::cout << summary_of(t.op, t.device->selector, t.result, t.plan->kv) << std::flush;
     }
     return;
   }
@@ -538,7 +537,7 @@ void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o,
         std::cout << tasks[i].log.str();
         if (i > printed) all.merge(tasks[i].result), exit_code = std::max(exit_code, tasks[i].exit_code);
       }
-      if (t.run && exit_code < 2) std::cout << summary_of(t.op, t.device->selector, all, t.kv);
+      if (t.run && exit_code < 2) std::cout << summary_of(t.op, t.device->selector, all, t.plan->kv);
       std::cout.flush();
       printed = end;
     }
@@ -547,7 +546,7 @@ void run_tasks(std::vector<Task>& tasks, const Selection& sel, const Options& o,
   // problem), so that the run does not wait on one long operator started last.
   std::vector<size_t> order(tasks.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto weight = [&](size_t i) { return tasks[i].run ? tasks[i].kv.all.size() / static_cast<size_t>(tasks[i].part.count) : 0; };
+  auto weight = [&](size_t i) { return tasks[i].run ? tasks[i].plan->kv.all.size() / static_cast<size_t>(tasks[i].part.count) : 0; };
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return weight(a) > weight(b); });
   auto worker = [&] {
     for (;;) {
@@ -767,7 +766,7 @@ void add_check_command(CLI::App& app, Context& ctx) {
         plan->kv = kv;
         for (int part = 0; part < parts; ++part) {
           Task& t = tasks.emplace_back();
-          t.device = &device, t.op = op, t.kv = kv, t.part = Shard{part, parts}, t.plan = plan;
+          t.device = &device, t.op = op, t.part = Shard{part, parts}, t.plan = plan;
         }
       }
     }

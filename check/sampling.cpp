@@ -126,24 +126,18 @@ SlicePlan slice_plan(const Problem& p, const std::vector<TensorF>& inputs) {
   return it->second(p, inputs);
 }
 
-double sampled_check_flops(const Problem& p) {
+SampledCost sampled_check_cost(const Problem& p) {
   const std::vector<TensorF> none(signature_of(p).inputs.size());  // the costs do not read the values
   const SlicePlan plan = slice_plan(p, none);
-  double total = 0;
+  SampledCost cost;
   for (const auto& kind : plan.kinds) {
     int64_t units = 1;
     for (int64_t g : kind.grid) units *= g;
     const int64_t checked = std::min(units, random_units_of(plan, kind) + (int64_t{1} << kind.grid.size()));
-    total += static_cast<double>(checked) * kind.flops;
+    cost.flops += static_cast<double>(checked) * kind.flops;
+    cost.largest_slice_flops = std::max(cost.largest_slice_flops, kind.flops * static_cast<double>(kind.cut_many ? kUnitsPerSlice : 1));
   }
-  return total;
-}
-
-double largest_slice_flops(const Problem& p) {
-  const std::vector<TensorF> none(signature_of(p).inputs.size());
-  double most = 0;
-  for (const auto& kind : slice_plan(p, none).kinds) most = std::max(most, kind.flops * static_cast<double>(kind.cut_many ? kUnitsPerSlice : 1));
-  return most;
+  return cost;
 }
 
 double slicers::largest_magnitude(const TensorF& t) {

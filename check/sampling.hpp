@@ -60,12 +60,13 @@ struct SlicePlan {
 using Slicer = std::function<SlicePlan(const Problem&, const std::vector<TensorF>& inputs)>;
 bool has_slicer(const std::string& op);
 SlicePlan slice_plan(const Problem& p, const std::vector<TensorF>& inputs);
-// The reference FLOPs a sampled check of p costs on the host, at least: each kind's units as the
-// sampler picks them (kMinSampledUnits of them however costly: a convolution's unit is a whole plane).
-double sampled_check_flops(const Problem& p);
-// The reference FLOPs of p's costliest slice: one thread's share that no other thread can take (a
-// convolution of one output plane is one slice however large).
-double largest_slice_flops(const Problem& p);
+// What a sampled check of p costs on the host in reference FLOPs: in all, at least (each kind's units as
+// the sampler picks them, kMinSampledUnits of them however costly: a convolution's unit is a whole
+// plane), and its costliest slice, which one thread does alone.
+struct SampledCost {
+  double flops = 0, largest_slice_flops = 0;
+};
+SampledCost sampled_check_cost(const Problem& p);
 
 namespace slicers {
 void add_gemm(std::map<std::string, Slicer>& m);

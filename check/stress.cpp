@@ -34,8 +34,9 @@ bool fits(const Problem& p, const ocl::DeviceInfo& device) {
   // A sampled check takes kMinSampledUnits units however large: a convolution whose 17 output planes
   // cost 8e10 FLOPs each kept conv2d's check on an H100 busy for minutes of host time. And a slice runs
   // on one thread: a single plane of 1.5e10 FLOPs took 38 s of an H200's host.
-  return has_slicer(p.op()) ? sig.flops <= 1e13 && sampled_check_flops(p) <= 4 * kSampleBudget && largest_slice_flops(p) <= kStressSliceFlops
-                            : sig.flops <= 1e9;
+  if (!has_slicer(p.op())) return sig.flops <= 1e9;
+  const SampledCost cost = sampled_check_cost(p);
+  return sig.flops <= 1e13 && cost.flops <= 4 * kSampleBudget && cost.largest_slice_flops <= kStressSliceFlops;
 }
 
 }  // namespace

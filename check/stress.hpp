@@ -16,7 +16,7 @@
 
 namespace plumbline {
 
-// The reference FLOPs of one slice of a stress problem's sampled check (largest_slice_flops): a slice
+// The reference FLOPs of one slice of a stress problem's sampled check (sampled_check_cost): a slice
 // runs on one thread, and this is about a second of one host core.
 inline constexpr double kStressSliceFlops = 1e9;
 
