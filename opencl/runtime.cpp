@@ -100,9 +100,10 @@ namespace {
 // `//SM90A: ` (a PTX comment, so that the first build passes, with the instruction's registers
 // allocated from its asm operands); this removes the markers and sets the target to sm_90a, or leaves
 // a program without a marker (every program but the wgmma variants') as it is.
+const std::string kSm90aMarker = "//SM90A: ";
 bool to_sm90a(std::string& ptx) {
-  static const std::string marker = "//SM90A: ", target = ".target sm_90";  // then "," or the line's end
-  if (ptx.find(marker) == std::string::npos) return false;
+  static const std::string target = ".target sm_90";  // then "," or the line's end
+  if (ptx.find(kSm90aMarker) == std::string::npos) return false;
   const size_t at = ptx.find(target);
   const char after = at == std::string::npos || at + target.size() >= ptx.size() ? 'x' : ptx[at + target.size()];
   if (after != ',' && after != '\n' && after != ' ') {
@@ -112,13 +113,13 @@ bool to_sm90a(std::string& ptx) {
                 "): its sm_90a code runs on compute capability 9.0 only (plans: needs nvidia_sm90a)");
   }
   ptx.insert(at + target.size(), "a");
-  for (size_t p = ptx.find(marker); p != std::string::npos; p = ptx.find(marker, p)) ptx.erase(p, marker.size());
+  for (size_t p = ptx.find(kSm90aMarker); p != std::string::npos; p = ptx.find(kSm90aMarker, p)) ptx.erase(p, kSm90aMarker.size());
   return true;
 }
 
 // The program's PTX rewritten for a second build (sm_90a's instructions, a register cap), or nothing
-// where it needs none. Asked on NVIDIA's platform only.
-std::vector<unsigned char> rewritten_ptx(const cl::Program& program, int max_registers) {
+// where it needs none (unless `always`: then the PTX as it is). Asked on NVIDIA's platform only.
+std::vector<unsigned char> rewritten_ptx(const cl::Program& program, int max_registers, bool always) {
   std::vector<std::vector<unsigned char>> binaries;
   try {
     binaries = program.getInfo<CL_PROGRAM_BINARIES>();
@@ -132,7 +133,7 @@ std::vector<unsigned char> rewritten_ptx(const cl::Program& program, int max_reg
     ptx = ptx_with_max_registers(ptx, max_registers);
     rewritten = true;
   }
-  if (!rewritten) return {};
+  if (!rewritten && !always) return {};
   while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();  // the binary's terminator, put back below
   ptx.push_back('\0');
   return {ptx.begin(), ptx.end()};
@@ -293,15 +294,26 @@ BuiltProgram Runtime::build(const std::string& source, const std::string& given_
     }
   }
 
+  const bool nvidia = device_.platform_name.find("NVIDIA") != std::string::npos;  // binaries elsewhere are no PTX
+  // A program whose PTX is rewritten and built again needs its first build for the PTX alone: that build
+  // runs ptxas at -O0 (NVIDIA passes -cl-nv-opt-level to ptxas; the PTX is the same), and its PTX is
+  // then always built again with the program's own options, rewritten or not (the marker may sit in
+  // code that the preprocessor drops). A driver that refuses the option builds as it is.
+  bool ptx_only = nvidia && (max_registers > 0 || source.find(kSm90aMarker) != std::string::npos);
   cl::Program program = call("creating program " + what, [&] { return cl::Program(context_, source); });
   try {
-    program.build({device_.device}, options.c_str());
+    try {
+      program.build({device_.device}, (options + (ptx_only ? " -cl-nv-opt-level=0" : "")).c_str());
+    } catch (const cl::Error& e) {
+      if (!ptx_only || e.err() != CL_INVALID_BUILD_OPTIONS) throw;
+      ptx_only = false;
+      program.build({device_.device}, options.c_str());
+    }
   } catch (const cl::Error& e) {
     throw BuildFailure("building " + what + " failed on " + device_.selector + " (" + device_.name + ") with " + error_name(e.err()) +
                        "; build log:\n" + log_of(program));
   }
-  const bool nvidia = device_.platform_name.find("NVIDIA") != std::string::npos;  // binaries elsewhere are no PTX
-  if (const auto ptx = nvidia ? rewritten_ptx(program, max_registers) : std::vector<unsigned char>{}; !ptx.empty()) {
+  if (const auto ptx = nvidia ? rewritten_ptx(program, max_registers, ptx_only) : std::vector<unsigned char>{}; !ptx.empty()) {
     // The second pass: the PTX with its sm_90a instructions or register cap, built as a program binary.
     cl::Program rewritten(context_, {device_.device}, cl::Program::Binaries{ptx});
     try {
