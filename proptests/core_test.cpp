@@ -133,6 +133,11 @@ TEST(ProblemLine, ShapesFollowTheDesign) {
   const Signature g = signature_of(Problem::parse("gemm_bias_act_bwd:batch=3,m=2,k=5,n=4,bshared=1"));
   EXPECT_EQ(g.output("d_b").shape, (Shape{5, 4}));
   EXPECT_EQ(g.output("d_a").shape, (Shape{3, 2, 5}));
+  // The work a backward must do: two GEMMs, and the pre-activation's recompute only where act needs it.
+  const double forward = signature_of(Problem::parse("gemm_bias_act:m=64,k=32,n=16")).flops;
+  EXPECT_EQ(signature_of(Problem::parse("gemm_bias_act_bwd:m=64,k=32,n=16")).flops, 2 * forward);
+  EXPECT_EQ(signature_of(Problem::parse("gemm_bias_act_bwd:m=64,k=32,n=16,act=relu")).flops,
+            3 * signature_of(Problem::parse("gemm_bias_act:m=64,k=32,n=16,act=relu")).flops);
   const Signature m = signature_of(Problem::parse("matmul:batch=2,m=3,k=5,n=4,ta=1,tb=1"));
   EXPECT_EQ(m.input("a").shape, (Shape{2, 5, 3}));
   EXPECT_EQ(m.input("b").shape, (Shape{2, 4, 5}));

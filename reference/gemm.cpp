@@ -62,8 +62,9 @@ std::vector<Tensor<T>> gemm_bias_act_bwd(const Problem& p, const std::vector<Ten
   const int64_t batches = std::max<int64_t>(p.i("batch"), 1), m = p.i("m"), k = p.i("k"), n = p.i("n");
   const bool shared = p.i("bshared") || p.i("batch") == 0;
   const Act act = parse_act(p.s("act"));
-  Tensor<T> grad_pre = pre_activation(p, in);
-  for (int64_t i = 0; i < grad_pre.numel(); ++i) grad_pre[i] = in[3][i] * act_derivative(act, grad_pre[i]);
+  Tensor<T> grad_pre = act == Act::None ? in[3] : pre_activation(p, in);  // act=none: d_y is the gradient
+  if (act != Act::None)
+    for (int64_t i = 0; i < grad_pre.numel(); ++i) grad_pre[i] = in[3][i] * act_derivative(act, grad_pre[i]);
 
   Tensor<T> d_a(in[0].shape), d_b(in[1].shape), d_bias(in[2].shape);
   auto d_bias_row = Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>>(d_bias.data.data(), n);

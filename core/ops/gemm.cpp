@@ -45,8 +45,9 @@ Signature gemm_bias_act_bwd_signature(const Problem& p) {
   Signature s;
   s.inputs = {f.inputs[0], f.inputs[1], f.inputs[2], {"d_y", f.outputs[0].shape}};
   s.outputs = {{"d_a", f.inputs[0].shape}, {"d_b", f.inputs[1].shape}, {"d_bias", f.inputs[2].shape}};
-  // Recompute the pre-activation (one GEMM), then d_a and d_b (two GEMMs).
-  s.flops = 3.0 * f.flops;
+  // d_a and d_b (two GEMMs), after the pre-activation's recompute (a third) where the activation's
+  // derivative needs it: with act=none d_y is the pre-activation's gradient and no kernel recomputes.
+  s.flops = (p.s("act") == "none" ? 2.0 : 3.0) * f.flops;
   return s;
 }
 
