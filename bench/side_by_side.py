@@ -48,10 +48,12 @@ def our_mode(label):
 
 
 def like_for_like(row, peer_modes, peer_modes_tf32):
-    """The peer in the row's own mode: its key, its ratio, and the peer's measured mode where known."""
+    """The peer in the row's own mode: its key, its ratio, and the peer's measured mode where known.
+    A 16-bit line stands beside PyTorch in its format (float32 accumulation, as our exact contract)."""
     mode = row["mode"]
     tf32 = mode == "tf32"
-    key = "torch_tf32" if tf32 else "torch_fp32"
+    half = next((d for d in ("f16", "bf16") if f"dtype={d}" in row["problem"].split(",")), None)
+    key = "torch_tf32" if tf32 else f"torch_{half}" if half else "torch_fp32"
     peer_mode = (peer_modes_tf32 if tf32 else peer_modes).get(row["problem"])
     row["peer_same_mode"] = key
     if peer_mode is not None:

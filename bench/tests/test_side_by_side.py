@@ -95,8 +95,15 @@ class SideBySide(unittest.TestCase):
     def test_each_line_beside_the_peer_in_its_mode(self):
         # Our modes from the labels; PyTorch's conv2d output measured in tf32's bound with TF32 off.
         conv, wino, gemm, tf = "conv2d:n=1,c=8", "conv2d:n=1,c=9", "matmul:m=8", "matmul:m=9"
+        bf16 = "matmul:m=8,dtype=bf16"
         ours = doc(
-            {f"{conv}@nvidia:0": 2.0, f"{wino}@nvidia:0": 2.0, f"{gemm}@nvidia:0": 2.0, f"{tf}@nvidia:0": 2.0},
+            {
+                f"{conv}@nvidia:0": 2.0,
+                f"{wino}@nvidia:0": 2.0,
+                f"{gemm}@nvidia:0": 2.0,
+                f"{tf}@nvidia:0": 2.0,
+                f"{bf16}@nvidia:0": 2.0,
+            },
             labels={
                 f"{conv}@nvidia:0": "layer1, variant igemm",
                 f"{wino}@nvidia:0": "variant winograd_f2x3, math winograd(2,3)",
@@ -107,6 +114,7 @@ class SideBySide(unittest.TestCase):
         times = {}
         for p in (conv, wino, gemm, tf):
             times[f"{p}@cuda:0+torch-fp32"], times[f"{p}@cuda:0+torch-tf32"] = 1.0, 0.5
+        times[f"{bf16}@cuda:0+torch-bf16"] = 0.25
         res, _ = self.run_script(ours, doc(times), peer_modes={conv: "tf32", wino: "tf32"})
         rows = {r["problem"]: r for r in res["rows"]}
         self.assertEqual([rows[p]["mode"] for p in (conv, wino, gemm, tf)], ["exact", "winograd(2,3)", "exact", "tf32"])
@@ -117,6 +125,7 @@ class SideBySide(unittest.TestCase):
         self.assertAlmostEqual(rows[gemm]["ratio_same_mode"], 2.0)  # its peer's mode not measured: FP32
         self.assertAlmostEqual(rows[tf]["ratio_same_mode"], 4.0)  # beside PyTorch with TF32 on
         self.assertIn("| tf32: 4.00 |", self.markdown)
+        self.assertAlmostEqual(rows[bf16]["ratio_same_mode"], 8.0)  # a 16-bit line beside PyTorch in bf16
 
     def test_odd_file_count_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
