@@ -82,10 +82,12 @@ def load_doc(data):
 def device_drift(base_context, new_context, device, threshold):
     """How far the device's calibration peaks moved between two runs, in words, when beyond the threshold."""
     moved = []
-    for key, what in (("peak_gflops", "peak FP32 FMA rate"), ("peak_gbps", "copy bandwidth")):
+    for key, what in (("peak_gflops", "peak FP32 FMA rate"), ("copy_gbps", "copy bandwidth")):
         k = f"device.{device}.{key}"
+        # A run before the reads' calibration has no copy_gbps: its peak_gbps was the copy's.
+        old = f"device.{device}.peak_gbps" if key == "copy_gbps" else k
         try:
-            b, n = float(base_context[k]), float(new_context[k])
+            b, n = float(base_context.get(k, base_context.get(old))), float(new_context.get(k, new_context.get(old)))
         except (KeyError, TypeError, ValueError):
             continue
         if b > 0 and abs(n / b - 1) > threshold:

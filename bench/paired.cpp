@@ -106,7 +106,7 @@ int run_paired(const PairedOptions& o) {
   int failures = 0, regressions = 0, errors = 0;
   for (const auto& info : ocl::select_devices(o.devices)) {
     ocl::Runtime rt(info);
-    // The copy bandwidth of this run, as a plain bench prints it: a memory-bound kernel's share of it
+    // The bandwidth peak of this run, as a plain bench prints it: a memory-bound kernel's share of it
     // is the figure kernel authors compare (no other run needed for it).
     const DevicePeaks peaks = calibrate(rt);
     std::printf("%s: %s, peaks measured: %.1f GFLOP/s FP32, %.1f GB/s\n", info.selector.c_str(), info.name.c_str(), peaks.gflops, peaks.gbps);
@@ -163,8 +163,8 @@ int run_paired(const PairedOptions& o) {
         const double bytes = signature_of(p).bytes(), gbps = bytes / median_of(tb) / 1e9;
         r["candidate"]["gbps"] = gbps;
         r["peak_gbps"] = peaks.gbps;
-        std::printf("%s  baseline %.4f ms  candidate %.4f ms  ratio %.3f [%.3f, %.3f]  %s%s  (candidate %.1f GB/s, %.1f%% of copy)\n", where.c_str(),
-                    median_of(ta) * 1e3, median_of(tb) * 1e3, v.ratio, v.low, v.high, v.verdict.c_str(),
+        std::printf("%s  baseline %.4f ms  candidate %.4f ms  ratio %.3f [%.3f, %.3f]  %s%s  (candidate %.1f GB/s, %.1f%% of the bandwidth peak)\n",
+                    where.c_str(), median_of(ta) * 1e3, median_of(tb) * 1e3, v.ratio, v.low, v.high, v.verdict.c_str(),
                     v.uncertain ? " (uncertain: the interval reaches past the threshold)" : "", gbps, 100 * gbps / peaks.gbps);
         std::fflush(stdout);
         results.push_back(r);

@@ -241,6 +241,7 @@ int run_suite(const SuiteOptions& opt) {
     benchmark::AddCustomContext(key + ".driver", info.driver_version);
     benchmark::AddCustomContext(key + ".peak_gflops", std::to_string(d->peaks.gflops));
     benchmark::AddCustomContext(key + ".peak_gbps", std::to_string(d->peaks.gbps));
+    benchmark::AddCustomContext(key + ".copy_gbps", std::to_string(d->peaks.copy_gbps));
     benchmark::AddCustomContext(key + ".peaks_method", d->peaks.method);
     if (d->peaks.tensor_gflops > 0) benchmark::AddCustomContext(key + ".peak_tensor_gflops", std::to_string(d->peaks.tensor_gflops));
     std::printf("%s: %s, peaks measured: %.1f GFLOP/s FP32, %.1f GB/s", info.selector.c_str(), info.name.c_str(), d->peaks.gflops, d->peaks.gbps);

@@ -74,6 +74,14 @@ class Drift(unittest.TestCase):
         # The same machine: the slowdown is judged.
         slow["context"]["device.nvidia:0.peak_gflops"] = "59000"
         self.assertEqual(compare.compare(base, compare.load_doc(slow))[0]["verdict"], "regression")
+        # A run that also calibrates reads: its peak is the faster reads, its copy what is compared with
+        # an older run's peak (the copy then).
+        slow["context"].update({"device.nvidia:0.peak_gbps": "3200", "device.nvidia:0.copy_gbps": "2890"})
+        self.assertEqual(compare.compare(base, compare.load_doc(slow))[0]["verdict"], "regression")
+        slow["context"]["device.nvidia:0.copy_gbps"] = "2500"
+        rows = compare.compare(base, compare.load_doc(slow))
+        self.assertEqual(rows[0]["verdict"], "drifted")
+        self.assertIn("copy bandwidth 2900.0 -> 2500.0", rows[0]["message"])
 
 
 class Gate(unittest.TestCase):

@@ -34,3 +34,14 @@ __kernel void copy_bandwidth(__global const float4* in, __global float4* out) {
   const int gid = get_global_id(0);
   out[gid] = in[gid];
 }
+
+// Memory bandwidth of reads alone: per_item float4 a work-item, a grid apart (every pass coalesced),
+// summed into one float written per work-item (1/(4 per_item) of the bytes read). A GPU's memory reads
+// faster than it copies (no writes to turn the bus around): a loss over huge logits read at 105% of
+// the copy's rate on an H100, so the bandwidth peak is the faster of the two (bench/calibration.cpp).
+__kernel void read_bandwidth(__global const float4* in, __global float* out, int per_item) {
+  const int gid = get_global_id(0), stride = get_global_size(0);
+  float4 s = (float4)(0.0f);
+  for (int i = 0; i < per_item; ++i) s += in[gid + i * stride];
+  out[gid] = (s.x + s.y) + (s.z + s.w);
+}
