@@ -1,10 +1,15 @@
 // `plumbline bench`: kernels timed on real layer shapes (bench/suite.hpp), Google Benchmark JSON out.
 // Compare two runs with bench/compare.py (the regression gate).
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <regex>
+#include <thread>
+#include <unistd.h>
 
+#include "apps/child_process.hpp"
 #include "apps/commands.hpp"
 #include "apps/kernel_flags.hpp"
 #include "bench/paired.hpp"
@@ -14,18 +19,67 @@
 
 namespace plumbline::apps {
 
+namespace {
+
+struct Options {
+  std::vector<std::string> batches, problems;
+  std::string device, json, filter;
+  plans::KernelSource source;
+  std::string baseline_kernel_file, baseline_plan, baseline_ref, shard, timing = "launch";
+  double threshold = 0.05;
+  int repetitions = 9, jobs = 1;
+  double min_time = 0.1, check_budget = 3e8;
+  bool smoke = false, cpu_peer = false, clblast_peer = false, verbose = false;
+  uint64_t seed = 1;
+  std::string check_part, check_out;  // a --jobs child: its share of the checks, and where they go
+};
+
+// bench --jobs: the lines' checks (each line's build and reference, most of a cold batch's time) made
+// by `jobs` child processes side by side, each over the same lines as this process (problem j goes to
+// child j % jobs), before this process times the lines one at a time. A line a child did not check (it
+// failed to run, or crashed) is checked by this process as without --jobs.
+std::map<std::string, bench::CheckOnce> check_side_by_side(const Options& o, const bench::SuiteOptions& so, int jobs) {
+  namespace fs = std::filesystem;
+  jobs = std::min<int>(jobs, static_cast<int>(so.problems.size()));
+  std::printf("bench: checking %zu line(s) in %d processes side by side\n", so.problems.size(), jobs);
+  std::fflush(stdout);
+  std::vector<std::string> outs;
+  std::vector<std::thread> children;
+  for (int i = 0; i < jobs; ++i) {
+    const std::string tag = "plumbline_bench_" + std::to_string(::getpid()) + "_" + std::to_string(i);
+    outs.push_back((fs::temp_directory_path() / (tag + ".jsonl")).string());
+    std::vector<std::string> a{self_path(),      "bench",
+                               "--device",       so.devices,
+                               "--seed",         std::to_string(so.seed),
+                               "--check-budget", std::to_string(so.check_budget),
+                               "--check-part",   std::to_string(i) + "/" + std::to_string(jobs),
+                               "--check-out",    outs.back()};
+    for (const auto& b : o.batches) a.insert(a.end(), {"--batch", b});
+    for (const auto& p : o.problems) a.insert(a.end(), {"--problem", p});
+    if (o.smoke) a.push_back("--smoke");
+    if (!o.shard.empty()) a.insert(a.end(), {"--shard", o.shard});
+    if (!o.filter.empty()) a.insert(a.end(), {"--filter", o.filter});
+    const std::vector<std::string> source = o.source.flag_args();
+    a.insert(a.end(), source.begin(), source.end());
+    const std::string log = (fs::temp_directory_path() / (tag + ".log")).string();
+    children.emplace_back([a, out = outs.back(), log] { run_child(a, out, 1800, log); });
+  }
+  for (auto& t : children) t.join();
+  std::map<std::string, bench::CheckOnce> checked;
+  for (const auto& out : outs) {
+    checked.merge(bench::read_checks(out));
+    std::error_code ignored;
+    fs::remove(out, ignored);
+    fs::remove(fs::path(out).replace_extension(".log"), ignored);
+  }
+  // Lines times devices; one a child did not check is checked when it is timed.
+  std::printf("bench: %zu of %zu line(s) checked side by side\n", checked.size(), so.problems.size() * ocl::select_devices(so.devices).size());
+  return checked;
+}
+
+}  // namespace
+
 void add_bench_command(CLI::App& app, Context& ctx) {
-  struct Options {
-    std::vector<std::string> batches, problems;
-    std::string device, json, filter;
-    plans::KernelSource source;
-    std::string baseline_kernel_file, baseline_plan, baseline_ref, shard, timing = "launch";
-    double threshold = 0.05;
-    int repetitions = 9;
-    double min_time = 0.1, check_budget = 3e8;
-    bool smoke = false, cpu_peer = false, clblast_peer = false, verbose = false;
-    uint64_t seed = 1;
-  };
   auto opt = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("bench", "Time kernels on real layer shapes (checked first), Google Benchmark JSON out");
   cmd->add_option("--batch", opt->batches, "batch file of problem lines (repeatable; default: every bench/batches/*.batch but smoke)");
@@ -51,6 +105,12 @@ void add_bench_command(CLI::App& app, Context& ctx) {
   cmd->add_flag("--verbose", opt->verbose, "Google Benchmark's full table instead of one line per benchmark");
   cmd->add_option("--filter", opt->filter, "only benchmarks whose name matches this regex");
   cmd->add_option("--seed", opt->seed, "seed of the input values");
+  cmd->add_option("--jobs", opt->jobs,
+                  "check the lines in this many processes side by side before timing them one at a time (default 1: each line checked "
+                  "as it is timed); each process holds one line's check at a time")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--check-part", opt->check_part)->group("");  // internal: a --jobs child's share, I/N
+  cmd->add_option("--check-out", opt->check_out)->group("");    // internal: where that child writes its checks
   cmd->add_option("--check-budget", opt->check_budget,
                   "FLOPs of the full reference check before timing; larger problems are checked on a sample of their outputs")
       ->check(CLI::PositiveNumber);
@@ -94,6 +154,11 @@ void add_bench_command(CLI::App& app, Context& ctx) {
     so.seed = opt->seed;
     so.check_budget = opt->check_budget;
     so.verbose = opt->verbose;
+    if (!opt->check_part.empty()) {  // a --jobs child: its share of the checks, nothing timed
+      const Shard part = parse_shard(opt->check_part);
+      bench::check_lines(so, part.index, part.count, opt->check_out);
+      return;
+    }
     if (baselines) {
       // Baseline and candidate interleaved in this process, judged on their paired ratios.
       bench::PairedOptions po;
@@ -121,6 +186,7 @@ void add_bench_command(CLI::App& app, Context& ctx) {
       ctx.exit_code = std::max(ctx.exit_code, bench::run_paired(po));
       return;
     }
+    if (opt->jobs > 1 && so.problems.size() > 1) so.checked = check_side_by_side(*opt, so, opt->jobs);
     ctx.exit_code = std::max(ctx.exit_code, bench::run_suite(so));
   });
 }

@@ -284,26 +284,8 @@ std::vector<std::string> child_args(const Options& o, const std::string& op, con
   if (o.reference_budget != kReferenceBudget) a.insert(a.end(), {"--reference-budget", std::to_string(o.reference_budget)});
   if (!o.shard.whole()) a.insert(a.end(), {"--shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count)});
   if (!o.part.whole()) a.insert(a.end(), {"--part", std::to_string(o.part.index) + "/" + std::to_string(o.part.count)});
-  const plans::KernelSource& s = o.source;
-  auto add = [&](const char* flag, const std::string& v) {
-    if (!v.empty()) a.insert(a.end(), {flag, v});
-  };
-  add("--plan", s.plan_file);
-  add("--kernel-file", s.kernel_file);
-  std::string entries, defines, dtypes;
-  for (const auto& e : s.entries) entries += (entries.empty() ? "" : ",") + e;
-  for (const auto& d : s.defines) defines += (defines.empty() ? "" : ",") + d;
-  for (const auto& d : s.dtypes) dtypes += (dtypes.empty() ? "" : ",") + d;
-  add("--entry", entries);
-  add("--args", s.args);
-  add("--global", s.global);
-  add("--local", s.local);
-  add("--define", defines);
-  add("--dtypes", dtypes);
-  add("--when", s.when);
-  add("--variant", s.variant);
-  add("--nonfinite", s.nonfinite);
-  add("--math", s.math);
+  const std::vector<std::string> source = o.source.flag_args();
+  a.insert(a.end(), source.begin(), source.end());
   return a;
 }
 

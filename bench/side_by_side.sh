@@ -3,7 +3,8 @@
 # real layers, each checked first) with CLBlast SGEMM beside our GEMMs, then PyTorch's cuDNN/cuBLAS
 # (FP32 with TF32 off, and TF32) on the same problems, merged into one JSON and a Markdown table.
 # Ours is timed as PyTorch is, launches back to back (--timing stream; TIMING=launch for one launch at a
-# time, each waited for); CLBlast by the host's clock around each call.
+# time, each waited for); CLBlast by the host's clock around each call. Our lines are checked by JOBS
+# processes side by side first (bench --jobs, default 4: the largest lines' host checks take 10-16 GB).
 # usage: side_by_side.sh PLUMBLINE_BINARY OUT_DIR PYTHON_WITH_TORCH MIN_TIME [extra plumbline bench args...]
 # With PEER_MODES=1, PyTorch's convolutions are also judged under the numeric modes' bounds
 # (peers/torch_conv_accuracy.py, TF32 off and on), so that each of our lines stands beside PyTorch in
@@ -24,7 +25,7 @@ one_run() {
   local dir=$1
   shift
   mkdir -p "$dir"
-  "$bin" bench --device nvidia:0 --clblast-peer --timing "${TIMING:-stream}" --repetitions 9 --min-time "$min_time" --json "$dir/ours.json" "$@" > "$dir/ours.log" 2>&1
+  "$bin" bench --device nvidia:0 --clblast-peer --timing "${TIMING:-stream}" --repetitions 9 --min-time "$min_time" --jobs "${JOBS:-4}" --json "$dir/ours.json" "$@" > "$dir/ours.log" 2>&1
   "$py" "$here/peers/torch_peer.py" "$dir/ours.json" "$dir/torch.json" --repetitions 9 --min-time "$min_time" > "$dir/torch.log" 2>&1
   local modes=()
   if [[ ${PEER_MODES:-0} == 1 ]]; then

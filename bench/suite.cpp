@@ -4,8 +4,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <regex>
 
 #include "bench/calibration.hpp"
 #include "bench/clblast_peer.hpp"
@@ -99,7 +102,8 @@ void run_on_device(benchmark::State& st, BenchCtx& c, const SuiteOptions& opt, F
   make_current(&c);
   if (!c.checked) {
     c.checked = true;
-    c.check = check_once(*c.device->checker, c.problem, opt.check_budget, opt.seed);
+    const auto made = opt.checked.find(benchmark_name(c.problem, c.device->runtime->device().selector));
+    c.check = made != opt.checked.end() ? made->second : check_once(*c.device->checker, c.problem, opt.check_budget, opt.seed);
     if (!c.check.passed) ++failures.wrong;
   }
   if (!c.check.passed) return not_timed(st, "not timed: the kernel fails its check: " + c.check.message);
@@ -226,6 +230,38 @@ class OneLineReporter : public benchmark::BenchmarkReporter {
 }  // namespace
 
 std::string benchmark_name(const Problem& p, const std::string& where) { return p.line() + "@" + where; }
+
+void check_lines(const SuiteOptions& opt, int index, int count, const std::string& out) {
+  std::ofstream f(out);
+  for (const auto& info : ocl::select_devices(opt.devices)) {
+    ocl::Runtime runtime(info);
+    KernelChecker checker(runtime, opt.source);
+    for (size_t j = static_cast<size_t>(index); j < opt.problems.size(); j += static_cast<size_t>(count)) {
+      const Problem& p = opt.problems[j].problem;
+      if (!opt.filter.empty() && !std::regex_search(benchmark_name(p, info.selector), std::regex(opt.filter))) continue;
+      try {
+        const CheckOnce c = check_once(checker, p, opt.check_budget, opt.seed);
+        f << nlohmann::json{{"name", benchmark_name(p, info.selector)}, {"passed", c.passed}, {"message", c.message}, {"sampled", c.sampled}}.dump()
+          << "\n"
+          << std::flush;
+      } catch (const Error&) {
+        // A line that cannot run: the timing run meets the same error and reports it there.
+      }
+    }
+  }
+}
+
+std::map<std::string, CheckOnce> read_checks(const std::string& path) {
+  std::map<std::string, CheckOnce> checks;
+  std::ifstream f(path);
+  for (std::string line; std::getline(f, line);) {
+    if (line.empty()) continue;
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.contains("name")) continue;  // a child cut off mid-line: that line is checked again
+    checks[j["name"].get<std::string>()] = CheckOnce{j["passed"].get<bool>(), j["message"].get<std::string>(), j["sampled"].get<std::string>()};
+  }
+  return checks;
+}
 
 int run_suite(const SuiteOptions& opt) {
   if (opt.problems.empty()) throw Error("bench: no problems to time (give --batch or --problem)");

@@ -5,6 +5,7 @@
 // profiling events (manual time) over N repetitions; counters GFLOP/s, GB/s and % of the device's
 // measured peaks. The JSON is Google Benchmark's, with the devices, their peaks and the build in its
 // context.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,10 +30,19 @@ struct SuiteOptions {
   double check_budget = 3e8;  // FLOPs of the reference check before timing
   uint64_t seed = 1;
   bool verbose = false;  // Google Benchmark's own table instead of one line per benchmark
+  // Checks already made, by benchmark name (bench --jobs: made by child processes side by side); a line
+  // not here is checked when it is first timed.
+  std::map<std::string, CheckOnce> checked;
 };
 
 // Runs the suite; returns 0, or 1 when a kernel failed its check (it is then reported as an error).
 int run_suite(const SuiteOptions& options);
+
+// bench --jobs: one child process's share of the checks, problems j % count == index on every
+// device, made as the timing run makes them and written to `out` a JSON line each (nothing timed).
+void check_lines(const SuiteOptions& options, int index, int count, const std::string& out);
+// check_lines's file read back, by benchmark name.
+std::map<std::string, CheckOnce> read_checks(const std::string& path);
 
 // "conv2d:n=32,...@nvidia:0": the name under which a problem's time is recorded.
 std::string benchmark_name(const Problem& p, const std::string& where);

@@ -120,10 +120,10 @@ void KernelSource::validate() const {
   if (!math.empty()) NumericMode::parse(math);
 }
 
-std::string KernelSource::flags() const {
-  std::string f;
+std::vector<std::string> KernelSource::flag_args() const {
+  std::vector<std::string> a;
   auto add = [&](const char* flag, const std::string& value) {
-    if (!value.empty()) f += std::string(f.empty() ? "" : " ") + flag + " " + quote(value);
+    if (!value.empty()) a.insert(a.end(), {flag, value});
   };
   // Absolute: a repro runs from any folder.
   auto absolute = [](const std::string& path) { return path.empty() ? path : fs::absolute(path).lexically_normal().string(); };
@@ -139,6 +139,13 @@ std::string KernelSource::flags() const {
   add("--variant", variant);
   add("--nonfinite", nonfinite);
   add("--math", math);
+  return a;
+}
+
+std::string KernelSource::flags() const {
+  const std::vector<std::string> a = flag_args();
+  std::string f;
+  for (size_t i = 0; i + 1 < a.size(); i += 2) f += (f.empty() ? "" : " ") + a[i] + " " + quote(a[i + 1]);
   return f;
 }
 

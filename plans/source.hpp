@@ -34,6 +34,8 @@ struct KernelSource {
   bool user() const { return !ours(); }
   // The command-line flags that recreate this source, shell-quoted ("" for ours without options).
   std::string flags() const;
+  // The same flags as arguments, flag then value (a child process's command line).
+  std::vector<std::string> flag_args() const;
   // For results and reports: "plumbline's own", "rb_gemm.cl", "my.plan".
   std::string describe() const;
   // Errors for flags that do not go together (--entry without --kernel-file, --plan with --kernel-file).

@@ -509,6 +509,21 @@ TEST(CliPlans, BenchStreamTimesBurstsOfLaunchesAfterTheCheck) {
   EXPECT_EQ(wrong.status, 1) << wrong.output;
   EXPECT_NE(wrong.output.find("not timed: the kernel fails its check"), std::string::npos) << wrong.output;
 
+  // --jobs: the lines checked by child processes side by side, then timed here; a wrong kernel's lines
+  // are still not timed, each with its failure.
+  const std::string lines = "--problem 'matmul:m=40,k=50,n=30' --problem 'matmul:m=96,k=70,n=80' --problem 'matmul:m=33,k=64,n=17' ";
+  const Outcome jobs = run("bench " + lines + "--jobs 2 --device pocl:0 --repetitions 3 --min-time 0.01 " + rb_gemm_flags(kRbGemm, 32));
+  EXPECT_EQ(jobs.status, 0) << jobs.output;
+  EXPECT_NE(jobs.output.find("bench: 3 of 3 line(s) checked side by side"), std::string::npos) << jobs.output;
+  EXPECT_NE(jobs.output.find("matmul:batch=0,m=33,k=64,n=17,ta=0,tb=0@pocl:0 "), std::string::npos) << jobs.output;
+  const Outcome wrong_jobs = run("bench " + lines + "--jobs 2 --device pocl:0 --repetitions 3 --min-time 0.01 " +
+                                 rb_gemm_flags(std::string(PLUMBLINE_SOURCE_DIR) + "/mutants/catalogue/matmul_rb_gemm_drops_last_k_tile.cl", 32));
+  EXPECT_EQ(wrong_jobs.status, 1) << wrong_jobs.output;
+  EXPECT_NE(wrong_jobs.output.find("bench: 3 of 3 line(s) checked side by side"), std::string::npos) << wrong_jobs.output;
+  EXPECT_NE(wrong_jobs.output.find("matmul:batch=0,m=40,k=50,n=30,ta=0,tb=0@pocl:0"), std::string::npos);
+  EXPECT_NE(wrong_jobs.output.find("not timed: the kernel fails its check"), std::string::npos) << wrong_jobs.output;
+  EXPECT_NE(wrong_jobs.output.find("repro: plumbline check matmul"), std::string::npos) << wrong_jobs.output;
+
   const Outcome unknown = run("bench --problem 'sum:m=3,n=5,over=row' --timing fast --device pocl:0");
   EXPECT_EQ(unknown.status, 2) << unknown.output;
   EXPECT_NE(unknown.output.find("unknown timing 'fast'"), std::string::npos) << unknown.output;
