@@ -9,7 +9,7 @@ usage: side_by_side.py OURS.json TORCH.json [OURS2.json TORCH2.json ...] --json 
 Like for like: each of our lines is also put beside the peer in its own numeric mode (docs/verification.md;
 the mode is in our label, `math MODE`, exact without it): an exact or Winograd kernel beside PyTorch FP32
 (TF32 off: cuDNN's chosen algorithm), a tf32 kernel beside PyTorch with TF32 on. Where
-bench/peers/torch_conv_accuracy.py's JSON says which mode's bound PyTorch's output falls in
+bench/peers/torch_accuracy.py's JSON says which mode's bound PyTorch's output falls in
 (--peer-modes with TF32 off, --peer-modes-tf32 with it on), an exact line whose peer is outside the exact
 bound gets no like-for-like ratio, and the row says the peer's mode.
 Several pairs (side_by_side.sh's runs batch by batch, or later runs of some problems) merge into one
@@ -66,7 +66,7 @@ def like_for_like(row, peer_modes, peer_modes_tf32):
 
 
 def modes_of(paths):
-    """problem line -> mode, from torch_conv_accuracy.py's JSON files."""
+    """problem line -> mode, from torch_accuracy.py's JSON files."""
     return {r["problem"]: r["mode"] for path in paths for r in load(path)}
 
 
@@ -127,7 +127,7 @@ def main():
         "--peer-modes",
         action="append",
         default=[],
-        help="torch_conv_accuracy.py's JSON, PyTorch with TF32 off (repeatable)",
+        help="torch_accuracy.py's JSON, PyTorch with TF32 off (repeatable)",
     )
     ap.add_argument("--peer-modes-tf32", action="append", default=[], help="the same with TF32 on (repeatable)")
     a = ap.parse_args()

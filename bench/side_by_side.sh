@@ -6,8 +6,8 @@
 # time, each waited for); CLBlast by the host's clock around each call. Our lines are checked by JOBS
 # processes side by side first (bench --jobs, default 4: the largest lines' host checks take 10-16 GB).
 # usage: side_by_side.sh PLUMBLINE_BINARY OUT_DIR PYTHON_WITH_TORCH MIN_TIME [extra plumbline bench args...]
-# With PEER_MODES=1, PyTorch's convolutions are also judged under the numeric modes' bounds
-# (peers/torch_conv_accuracy.py, TF32 off and on), so that each of our lines stands beside PyTorch in
+# With PEER_MODES=1, PyTorch's convolutions and matmuls are also judged under the numeric modes' bounds
+# (peers/torch_accuracy.py, TF32 off and on), so that each of our lines stands beside PyTorch in
 # its own mode (side_by_side.py --peer-modes).
 #
 # With one --batch, or --problem lines, it is one run into OUT_DIR. With several batches (or none named:
@@ -29,14 +29,14 @@ one_run() {
   "$py" "$here/peers/torch_peer.py" "$dir/ours.json" "$dir/torch.json" --repetitions 9 --min-time "$min_time" > "$dir/torch.log" 2>&1
   local modes=()
   if [[ ${PEER_MODES:-0} == 1 ]]; then
-    local convs
-    # our float32 convolution lines (the modes are float32's)
-    convs=$("$py" -c 'import json, sys; print(" ".join(sorted({b["name"].split("@")[0] for b in json.load(open(sys.argv[1]))["benchmarks"] if b["name"].startswith("conv2d") and "dtype=" not in b["name"].replace("dtype=f32", "")})))' "$dir/ours.json")
-    if [[ -n $convs ]]; then
+    local lines
+    # our float32 convolution and matmul lines (the modes are float32's)
+    lines=$("$py" -c 'import json, sys; print(" ".join(sorted({b["name"].split("@")[0] for b in json.load(open(sys.argv[1]))["benchmarks"] if b["name"].startswith(("conv2d", "matmul:")) and "dtype=" not in b["name"].replace("dtype=f32", "")})))' "$dir/ours.json")
+    if [[ -n $lines ]]; then
       # shellcheck disable=SC2086  # one argument per problem line
-      "$py" "$here/peers/torch_conv_accuracy.py" $convs --json "$dir/peer_modes.json" > "$dir/peer_modes.md" 2>&1
+      "$py" "$here/peers/torch_accuracy.py" $lines --json "$dir/peer_modes.json" > "$dir/peer_modes.md" 2>&1
       # shellcheck disable=SC2086
-      "$py" "$here/peers/torch_conv_accuracy.py" $convs --tf32 --json "$dir/peer_modes_tf32.json" > "$dir/peer_modes_tf32.md" 2>&1
+      "$py" "$here/peers/torch_accuracy.py" $lines --tf32 --json "$dir/peer_modes_tf32.json" > "$dir/peer_modes_tf32.md" 2>&1
       modes=(--peer-modes "$dir/peer_modes.json" --peer-modes-tf32 "$dir/peer_modes_tf32.json")
       all_modes+=("${modes[@]}")
     fi

@@ -43,7 +43,7 @@ class SideBySide(unittest.TestCase):
                     json.dump(d, f)
                 paths.append(path)
             extra = []
-            if peer_modes is not None:  # torch_conv_accuracy.py's rows, TF32 off
+            if peer_modes is not None:  # torch_accuracy.py's rows, TF32 off
                 extra = ["--peer-modes", os.path.join(tmp, "modes.json")]
                 with open(extra[1], "w") as f:
                     json.dump([{"problem": p, "mode": m} for p, m in peer_modes.items()], f)

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""PyTorch's float32 convolutions under plumbline's error bounds, and the numeric mode each falls in.
+"""PyTorch's float32 convolutions and matmuls under plumbline's error bounds, and the numeric mode each
+falls in.
 
-For each problem line (conv2d, conv2d_bwd_data, conv2d_bwd_weight), draws the inputs as `plumbline
-check` does for two of its value distributions (core/random.hpp):
+For each problem line (conv2d, conv2d_bwd_data, conv2d_bwd_weight, matmul), draws the inputs as
+`plumbline check` does for two of its value distributions (core/random.hpp):
   normal:  standard normal, about 1 value in 64 scaled by 2^4 .. 2^12 (outliers)
   uniform: uniform in [-1, 1)
 runs PyTorch in float32 (TF32 off, cudnn.benchmark on: the algorithm the side by side times), and
 compares with the same operation in float64 under the bound every linear operator of plumbline's
 meets (docs/verification.md, "Error bound"): |got - ref| <= 2 gamma(K) mag + FLT_MIN, mag the
-operation on |inputs| in float64, K the reduction length (c/g r s, k/g r s or n p q), gamma(K) =
+operation on |inputs| in float64, K the reduction length (c/g r s, k/g r s or n p q; matmul's k), gamma(K) =
 K u / (1 - K u), u = 2^-24 (K past 2^16 as max(2^16, 2 sqrt(K))). Prints the worst error/bound
 ratio per line and distribution: above 1 is what `plumbline check` calls wrong.
 
@@ -16,9 +17,10 @@ Then the same under the numeric modes' bounds (docs/verification.md, "Numeric mo
 (2 * 2^-10 + 2^-20) mag; winograd(m,3) (conv2d, 3x3, stride 1, dilation 1) is 2 gamma(4n + 9 + c/g) W
 with n = m + 2 and W the Winograd transforms on absolute values. The `mode` column names the first
 mode (exact, tf32, winograd(2,3), winograd(4,3)) whose bound holds the line's outputs on both
-distributions: the mode to put our kernels beside it in. `--tf32` runs PyTorch with TF32 on.
+distributions: the mode to put our kernels beside it in. `--tf32` runs PyTorch with TF32 on
+(cuBLAS's matmuls and cuDNN's convolutions).
 
-Usage: torch_conv_accuracy.py PROBLEM_LINE... [--seeds N] [--tf32] [--json FILE]
+Usage: torch_accuracy.py PROBLEM_LINE... [--seeds N] [--tf32] [--json FILE]
 """
 import argparse
 import json
@@ -33,7 +35,7 @@ FLT_MIN = 1.1754943508222875e-38
 
 def parse(line):
     op, _, rest = line.partition(":")
-    a = {"sh": 1, "sw": 1, "ph": 0, "pw": 0, "dh": 1, "dw": 1, "g": 1}
+    a = {"sh": 1, "sw": 1, "ph": 0, "pw": 0, "dh": 1, "dw": 1, "g": 1, "batch": 0, "ta": 0, "tb": 0}
     for kv in rest.split(","):
         key, value = kv.split("=")
         a[key] = int(value)
@@ -110,8 +112,37 @@ def run(op, a, x, wt, dy):
     return torch.nn.grad.conv2d_weight(x, wt.shape, dy, stride, pad, dil, g)
 
 
+def ratios_of(got, ref, mag, depth):
+    """The worst error / bound over the outputs, in the exact contract and in tf32."""
+    err = (got - ref).abs()
+    return {
+        "exact": (err / (2.0 * gamma(depth) * mag + FLT_MIN)).max().item(),
+        "tf32": (err / (2.0 * (gamma(depth) + TF32) * mag + FLT_MIN)).max().item(),
+    }
+
+
+def matmul_ratios(a, dist, gen, device):
+    """matmul: y = op(A) op(B), A [batch] m x k (k x m with ta), B [batch] k x n (n x k with tb)."""
+    lead = (a["batch"],) if a["batch"] else ()
+    x = draw(lead + ((a["k"], a["m"]) if a["ta"] else (a["m"], a["k"])), dist, gen, device)
+    w = draw(lead + ((a["n"], a["k"]) if a["tb"] else (a["k"], a["n"])), dist, gen, device)
+
+    def run_matmul(p, q):
+        return torch.matmul(p.transpose(-1, -2) if a["ta"] else p, q.transpose(-1, -2) if a["tb"] else q)
+
+    got = run_matmul(x.float(), w.float()).double()
+    return ratios_of(got, run_matmul(x, w), run_matmul(x.abs(), w.abs()), a["k"]), a["k"]
+
+
+OPS = ("conv2d", "conv2d_bwd_data", "conv2d_bwd_weight", "matmul")
+
+
 def worst_ratio(op, a, dist, seed, device):
+    if op not in OPS:
+        raise SystemExit(f"torch_accuracy.py: {op}: the operators judged here are " + ", ".join(OPS))
     gen = torch.Generator(device=device).manual_seed(seed)
+    if op == "matmul":
+        return matmul_ratios(a, dist, gen, device)
     n, c, h, w, k, r, s, g = (a[x] for x in "n c h w k r s g".split())
     x = draw((n, c, h, w), dist, gen, device)
     wt = draw((k, c // g, r, s), dist, gen, device)
@@ -126,12 +157,8 @@ def worst_ratio(op, a, dist, seed, device):
     }[op]
     got = run(op, a, x.float(), wt.float(), dy.float()).double()
     ref = run(op, a, x, wt, dy)
-    mag = run(op, a, x.abs(), wt.abs(), dy.abs())
+    ratios = ratios_of(got, ref, run(op, a, x.abs(), wt.abs(), dy.abs()), depth)
     err = (got - ref).abs()
-    ratios = {
-        "exact": (err / (2.0 * gamma(depth) * mag + FLT_MIN)).max().item(),
-        "tf32": (err / (2.0 * (gamma(depth) + TF32) * mag + FLT_MIN)).max().item(),
-    }
     winograd_fits = op == "conv2d" and (a["r"], a["s"], a["sh"], a["sw"], a["dh"], a["dw"], g) == (3, 3, 1, 1, 1, 1, 1)
     for m in (2, 4):
         if winograd_fits:
