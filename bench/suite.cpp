@@ -233,12 +233,13 @@ std::string benchmark_name(const Problem& p, const std::string& where) { return 
 
 void check_lines(const SuiteOptions& opt, int index, int count, const std::string& out) {
   std::ofstream f(out);
+  const std::regex filter(opt.filter.empty() ? std::string(".") : opt.filter);  // once: a regex is costly to build
   for (const auto& info : ocl::select_devices(opt.devices)) {
     ocl::Runtime runtime(info);
     KernelChecker checker(runtime, opt.source);
     for (size_t j = static_cast<size_t>(index); j < opt.problems.size(); j += static_cast<size_t>(count)) {
       const Problem& p = opt.problems[j].problem;
-      if (!opt.filter.empty() && !std::regex_search(benchmark_name(p, info.selector), std::regex(opt.filter))) continue;
+      if (!std::regex_search(benchmark_name(p, info.selector), filter)) continue;
       try {
         const CheckOnce c = check_once(checker, p, opt.check_budget, opt.seed);
         f << nlohmann::json{{"name", benchmark_name(p, info.selector)}, {"passed", c.passed}, {"message", c.message}, {"sampled", c.sampled}}.dump()
